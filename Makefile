@@ -1,0 +1,21 @@
+# Clockevents and dynamic ticks for Linux 6.12: harness entry points.
+# Everything is done by harness/th; see README.md.
+TH := harness/th
+
+.PHONY: run check bench series soak deps tree clean
+run:
+	@$(TH) run
+check:
+	@$(TH) check
+bench:
+	@$(TH) bench
+series:
+	@$(TH) series
+soak:
+	@$(TH) soak
+deps:
+	@$(TH) deps
+tree:
+	@$(TH) tree
+clean:
+	rm -rf build

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tick-assert: runs as root inside a matrix guest and checks the tick the
+ * kernel actually runs against what the matrix table expects.  Every
+ * expectation is a KTAP test case, so a wrong device, mode, resolution or
+ * tick rate fails the entry.
+ *
+ * Usage: tick-assert [key=value ...]
+ *   cpus=N          number of online CPUs
+ *   dev=A[/B]       per-CPU tick device name (alternatives separated by '/')
+ *   mode=periodic|oneshot   per-CPU tick device mode
+ *   handler=NAME[/NAME]     per-CPU event handler (%ps in /proc/timer_list)
+ *   bc=NAME|none    broadcast device (none: no broadcast device registered)
+ *   res=NS          clock_getres(CLOCK_MONOTONIC) in nanoseconds
+ *   rate=hz:N       every CPU takes N timer interrupts/s (within 5 %)
+ *   rate=idle:N     every CPU takes at most N timer interrupts/s when idle
+ *   idle=S          length of the idle interval in seconds (default 10)
+ *
+ * Timer interrupts are the /proc/interrupts rows whose label or description
+ * names a timer (LOC, timer, twd, hpet), summed per CPU column: broadcast
+ * IPIs on x86 arrive as LOC, on ARM as "Timer broadcast interrupts".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CPUS 64
+#define NAME_LEN 64
+
+struct tick_dev {
+	int present;
+	int mode;
+	char name[NAME_LEN];
+	char handler[NAME_LEN];
+};
+
+static struct tick_dev percpu[MAX_CPUS];
+static struct tick_dev bcast;
+static int online[MAX_CPUS];
+static int nr_online;
+static int case_nr;
+static int failures;
+
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    %s %d ", ok ? "ok" : "not ok", ++case_nr);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!ok)
+		failures++;
+}
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    # ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* Is @name one of the '/'-separated alternatives in @spec? */
+static int matches_one_of(const char *spec, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = spec;
+
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && !strncmp(p, name, n))
+			return 1;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+static void read_online_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char buf[256], *p;
+
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		perror("cpu/online");
+		exit(2);
+	}
+	fclose(f);
+	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
+		int lo, hi;
+
+		if (sscanf(p, "%d-%d", &lo, &hi) != 2)
+			hi = lo = atoi(p);
+		for (; lo <= hi && lo < MAX_CPUS; lo++) {
+			online[lo] = 1;
+			nr_online++;
+		}
+	}
+}
+
+/* Parse the tick device sections of /proc/timer_list (format v0.10). */
+static int read_timer_list(void)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	struct tick_dev *cur = NULL;
+	char line[512];
+	int mode = -1;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		int cpu;
+
+		chomp(line);
+		if (sscanf(line, "Tick Device: mode: %d", &mode) == 1) {
+			cur = NULL;
+		} else if (!strcmp(line, "Broadcast device")) {
+			cur = &bcast;
+		} else if (sscanf(line, "Per CPU device: %d", &cpu) == 1) {
+			cur = cpu >= 0 && cpu < MAX_CPUS ? &percpu[cpu] : NULL;
+		} else if (cur && !strncmp(line, "Clock Event Device: ", 20)) {
+			cur->present = 1;
+			cur->mode = mode;
+			snprintf(cur->name, NAME_LEN, "%s", line + 20);
+		} else if (cur && !strncmp(line, " event_handler:", 15)) {
+			const char *h = line + 15;
+
+			while (*h == ' ')
+				h++;
+			snprintf(cur->handler, NAME_LEN, "%s", h);
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int read_sysfs_name(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	fclose(f);
+	chomp(buf);
+	return 0;
+}
+
+static const char *mode_name(int mode)
+{
+	return mode == 0 ? "periodic" : mode == 1 ? "oneshot" : "unknown";
+}
+
+static int is_timer_row(const char *label, const char *desc)
+{
+	static const char *const keys[] = { "timer", "Timer", "twd", "hpet" };
+	size_t i;
+
+	if (!strcmp(label, "LOC"))
+		return 1;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strstr(desc, keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Sum the timer interrupt rows of /proc/interrupts per CPU column.  Columns
+ * follow the header, which names only online CPUs.
+ */
+static int read_timer_irqs(unsigned long long *sum, int *cols)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	int colcpu[MAX_CPUS];
+	char line[1024];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	if (fgets(line, sizeof(line), f)) {
+		char *p = line;
+		int cpu, off;
+
+		while (sscanf(p, " CPU%d%n", &cpu, &off) == 1 && n < MAX_CPUS) {
+			colcpu[n++] = cpu;
+			p += off;
+		}
+	}
+	memset(sum, 0, sizeof(*sum) * MAX_CPUS);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[MAX_CPUS];
+		char label[32], *p = line, *colon;
+		int i, off;
+
+		colon = strchr(line, ':');
+		if (!colon || colon - line >= (long)sizeof(label))
+			continue;
+		sscanf(line, " %31[^:]", label);
+		p = colon + 1;
+		for (i = 0; i < n; i++) {
+			if (sscanf(p, " %llu%n", &v[i], &off) != 1)
+				break;
+			p += off;
+		}
+		if (i != n || !is_timer_row(label, p))
+			continue;
+		for (i = 0; i < n; i++)
+			sum[colcpu[i]] += v[i];
+	}
+	fclose(f);
+	*cols = n;
+	return 0;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void check_rate(const char *spec, int idle_s)
+{
+	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
+	int cols, periodic, cpu;
+	struct timespec ts = { .tv_sec = idle_s };
+	double t0, dt, want;
+	char line[512];
+	int len = 0;
+
+	if (!strncmp(spec, "hz:", 3))
+		periodic = 1;
+	else if (!strncmp(spec, "idle:", 5))
+		periodic = 0;
+	else {
+		result(0, "rate spec '%s' is not hz:N or idle:N", spec);
+		return;
+	}
+	want = atof(strchr(spec, ':') + 1);
+	if (read_timer_irqs(before, &cols)) {
+		result(0, "read /proc/interrupts");
+		return;
+	}
+	t0 = now_seconds();
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	dt = now_seconds() - t0;
+	read_timer_irqs(after, &cols);
+
+	line[0] = '\0';
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		double rate;
+		int ok;
+
+		if (!online[cpu])
+			continue;
+		rate = (after[cpu] - before[cpu]) / dt;
+		len += snprintf(line + len, sizeof(line) - len, " cpu%d=%.1f",
+				cpu, rate);
+		if (periodic)
+			ok = rate >= want * 0.95 && rate <= want * 1.05;
+		else
+			ok = rate <= want;
+		result(ok, "cpu%d tick rate %.1f/s %s %s%.0f/s over %.1f s",
+		       cpu, rate, ok ? "within" : "NOT within",
+		       periodic ? "5% of " : "<= ", want, dt);
+	}
+	/* One machine-readable line for the host's summary and bench. */
+	diag("tick-rate:%s", line);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
+	const char *rate = NULL;
+	long res = -1;
+	int cpus = -1, idle_s = 10, cpu, i;
+	struct timespec tres;
+	char path[128], name[NAME_LEN];
+
+	for (i = 1; i < argc; i++) {
+		char *val = strchr(argv[i], '=');
+
+		if (!val) {
+			fprintf(stderr, "bad argument '%s'\n", argv[i]);
+			return 2;
+		}
+		*val++ = '\0';
+		if (!strcmp(argv[i], "dev"))
+			dev = val;
+		else if (!strcmp(argv[i], "mode"))
+			mode = val;
+		else if (!strcmp(argv[i], "handler"))
+			handler = val;
+		else if (!strcmp(argv[i], "bc"))
+			bc = val;
+		else if (!strcmp(argv[i], "res"))
+			res = atol(val);
+		else if (!strcmp(argv[i], "rate"))
+			rate = val;
+		else if (!strcmp(argv[i], "cpus"))
+			cpus = atoi(val);
+		else if (!strcmp(argv[i], "idle"))
+			idle_s = atoi(val);
+		else {
+			fprintf(stderr, "unknown key '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+
+	printf("    KTAP version 1\n");
+	read_online_cpus();
+	if (read_timer_list()) {
+		printf("    1..1\n");
+		result(0, "/proc/timer_list readable");
+		return 1;
+	}
+
+	if (cpus >= 0)
+		result(nr_online == cpus, "online cpus %d, expected %d",
+		       nr_online, cpus);
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct tick_dev *td = &percpu[cpu];
+
+		if (!online[cpu])
+			continue;
+		result(td->present, "cpu%d has a tick device in timer_list", cpu);
+		if (!td->present)
+			continue;
+		diag("cpu%d: %s %s %s", cpu, td->name, mode_name(td->mode),
+		     td->handler);
+		if (dev)
+			result(matches_one_of(dev, td->name),
+			       "cpu%d tick device %s, expected %s", cpu,
+			       td->name, dev);
+		if (mode)
+			result(!strcmp(mode_name(td->mode), mode),
+			       "cpu%d tick mode %s, expected %s", cpu,
+			       mode_name(td->mode), mode);
+		if (handler)
+			result(matches_one_of(handler, td->handler),
+			       "cpu%d event handler %s, expected %s", cpu,
+			       td->handler, handler);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/clockevents/clockevent%d/current_device",
+			 cpu);
+		if (read_sysfs_name(path, name, sizeof(name)))
+			strcpy(name, "(unreadable)");
+		result(!strcmp(name, td->name),
+		       "cpu%d sysfs current_device %s matches timer_list",
+		       cpu, name);
+	}
+
+	if (bc) {
+		const char *have = bcast.present ? bcast.name : "none";
+
+		/* timer_list prints <NULL> for a broadcast tick device without one */
+		if (!strcmp(have, "<NULL>"))
+			have = "none";
+		diag("broadcast: %s %s", have, mode_name(bcast.mode));
+		result(matches_one_of(bc, have),
+		       "broadcast device %s, expected %s", have, bc);
+		if (strcmp(have, "none")) {
+			if (read_sysfs_name("/sys/devices/system/clockevents/broadcast/current_device",
+					    name, sizeof(name)))
+				strcpy(name, "(unreadable)");
+			result(!strcmp(name, have),
+			       "sysfs broadcast current_device %s matches timer_list",
+			       name);
+		}
+	}
+
+	if (res >= 0) {
+		clock_getres(CLOCK_MONOTONIC, &tres);
+		result(tres.tv_sec == 0 && tres.tv_nsec == res,
+		       "clock_getres(CLOCK_MONOTONIC) %ld ns, expected %ld ns",
+		       (long)tres.tv_nsec, res);
+	}
+
+	if (rate)
+		check_rate(rate, idle_s);
+
+	printf("    1..%d\n", case_nr);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,216 @@
+# shellcheck shell=bash
+# Booting matrix entries in QEMU and judging their console logs.
+
+# Console lines that fail an entry wherever they appear (the kernel command
+# line is left out of the scan, it echoes our own parameters).
+BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|lockdep|NOHZ tick-stop error|hung task|blocked for more than|detected stall|UBSAN:|KASAN:|ODEBUG:|general protection fault'
+
+MATRIX_COLS="name build board cpu smp cmdline tests kunit expect"
+
+# entry_field ENTRY COLUMN
+entry_field() {
+	local row i=0 col
+	row=$(table "$H/matrix" | awk -v n="$1" '$1 == n { print; exit }')
+	[ -n "$row" ] || die "no entry '$1' in harness/matrix"
+	for col in $MATRIX_COLS; do
+		i=$((i + 1))
+		if [ "$col" = "$2" ]; then
+			echo "$row" | awk -v i=$i '{ print $i }'
+			return 0
+		fi
+	done
+	die "no column $2"
+}
+
+matrix_entries() { table "$H/matrix" | awk '{ print $1 }'; }
+
+# Board facts: QEMU command, console, user-space flavour, image, device tree.
+board_qemu() {
+	local board=$1 obj=$2 cpu=$3 smp=$4
+	case "$board" in
+	q35)
+		echo "qemu-system-x86_64 -M q35 -m 512 -smp $smp" \
+			"${cpu:+-cpu $cpu} -kernel $obj/arch/x86/boot/bzImage"
+		;;
+	versatilepb)
+		echo "qemu-system-arm -M versatilepb -m 128" \
+			"-kernel $obj/arch/arm/boot/zImage" \
+			"-dtb $obj/arch/arm/boot/dts/arm/versatile-pb.dtb"
+		;;
+	vexpress-a9)
+		echo "qemu-system-arm -M vexpress-a9 -m 256 -smp $smp" \
+			"-kernel $obj/arch/arm/boot/zImage" \
+			"-dtb $obj/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb"
+		;;
+	*) die "unknown board $board" ;;
+	esac
+}
+
+board_console() {
+	case "$1" in
+	q35) echo ttyS0 ;;
+	*) echo ttyAMA0 ;;
+	esac
+}
+
+board_userspace() {
+	case "$1" in
+	q35) echo x86_64 ;;
+	versatilepb) echo armel ;;
+	vexpress-a9) echo armhf ;;
+	esac
+}
+
+# Seconds an entry may take before it counts as hung, per selftest tier.
+tier_timeout() {
+	case "$1" in
+	full) echo 1500 ;;
+	timing) echo 700 ;;
+	fast) echo 400 ;;
+	*) echo 240 ;;
+	esac
+}
+
+# boot_qemu LOG BOARD OBJ CPU SMP TIMEOUT APPEND
+boot_qemu() {
+	local log=$1 board=$2 obj=$3 cpu=$4 smp=$5 limit=$6 append=$7 qemu
+	qemu=$(board_qemu "$board" "$obj" "$cpu" "$smp")
+	# shellcheck disable=SC2086
+	timeout --foreground -k 10 "$limit" $qemu \
+		-initrd "$B/initramfs/$(board_userspace "$board").cpio.gz" \
+		-append "$append" -display none -monitor none -serial stdio \
+		-no-reboot </dev/null >"$log" 2>&1
+}
+
+# Strip carriage returns and the kernel command line from a console log.
+log_clean() { tr -d '\r' <"$1" | grep -v 'Kernel command line:'; }
+
+# judge_log LOG KUNIT RESULT_PREFIX: print one reason per problem; the
+# KUnit suites go to RESULT_PREFIX.kunit as "PASS suite" / "FAIL suite".
+judge_log() {
+	local log=$1 kunit=$2 res=$3 bad
+	bad=$(log_clean "$log" | grep -nE "$BAD_PATTERNS" | head -n 5 || true)
+	[ -z "$bad" ] || echo "kernel splat in the log:" "$bad"
+	log_clean "$log" | grep -q '^TH-DONE' ||
+		echo "no TH-DONE: the guest hung, panicked or timed out"
+	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' |
+		grep -E '^not ok ' | sed 's/^/guest: /' || true
+	log_clean "$log" | grep -qE '^ok 1 tick-assert' ||
+		echo "tick-assert did not pass:" \
+			"$(log_clean "$log" | grep -E '^    not ok' | head -n 8 | tr '\n' ';')"
+	: >"$res.kunit"
+	[ "$kunit" = yes ] && judge_kunit "$log" "$res.kunit"
+	return 0
+}
+
+# Feed the part of the log before our init to kunit.py and record each suite.
+judge_kunit() {
+	local log=$1 out=$2 parsed
+	parsed=$(log_clean "$log" | sed '/^TH-INIT/,$d' |
+		python3 "$UPSTREAM/tools/testing/kunit/kunit.py" parse 2>&1 || true)
+	echo "$parsed" >"$out.parsed"
+	echo "$parsed" | sed -n 's/.*=\{3,\} \[\([A-Z]*\)\] \([^ ]*\) =\{3,\}.*/\1 \2/p' |
+		sed -e 's/^PASSED/PASS/' -e 's/^\(FAILED\|CRASHED\|SKIPPED\)/FAIL/' >"$out"
+	[ -s "$out" ] || echo "kunit: no suite results parsed (see $out.parsed)"
+	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed:/' || true
+}
+
+# boot_entry ENTRY FLAVOUR: boot, judge, record build/results/FLAVOUR/ENTRY.*
+boot_entry() {
+	local entry=$1 flavour=$2 build board cpu smp cmdline tests kunit expect
+	local obj log res append reasons start status
+	for col in $MATRIX_COLS; do
+		local "$col=$(entry_field "$entry" "$col")"
+	done
+	[ "$cpu" = - ] && cpu=""
+	[ "$cmdline" = - ] && cmdline=""
+	obj=$B/obj/$flavour-$build
+	log=$B/logs/$flavour/$entry.log
+	res=$B/results/$flavour/$entry
+	mkdir -p "$B/logs/$flavour" "$B/results/$flavour"
+	append="console=$(board_console "$board") panic=-1 ${cmdline//,/ }"
+	append="$append th.tests=$tests th.expect=$expect th.idle=${TH_IDLE:-10}"
+	start=$SECONDS
+	if [ "$(cat "$obj/.th-status" 2>/dev/null)" != PASS ]; then
+		reasons="build $build failed: $B/logs/$flavour/build-$build.log"
+		: >"$res.kunit"
+	else
+		say "boot $flavour $entry"
+		boot_qemu "$log" "$board" "$obj" "$cpu" "$smp" \
+			"$(tier_timeout "$tests")" "$append" || true
+		reasons=$(judge_log "$log" "$kunit" "$res")
+	fi
+	if [ -z "$reasons" ]; then
+		status=PASS
+		echo "PASS $entry ($((SECONDS - start)) s) $log"
+	else
+		status=FAIL
+		echo "FAIL $entry ($((SECONDS - start)) s) $log"
+		echo "$reasons" | sed 's/^/     /'
+		[ -f "$log" ] && tail -n 15 "$log" | tr -d '\r' | sed 's/^/     | /'
+	fi
+	sed 's/^/     kunit /' "$res.kunit"
+	echo "$status" >"$res.status"
+	echo "$reasons" >"$res.reason"
+	[ "$status" = PASS ]
+}
+
+# Builds the matrix needs, in order of first use.
+matrix_builds() {
+	table "$H/matrix" | awk '!seen[$2]++ { print $2 }'
+}
+
+# Build lane (background, niced so guests keep their timing) and boot lane.
+matrix_run() {
+	local flavour=$1 entry obj build
+	rm -rf "$B/results/$flavour"
+	mkdir -p "$B/results/$flavour"
+	for build in $(matrix_builds); do
+		rm -f "$B/obj/$flavour-$build/.th-status"
+	done
+	(
+		renice -n 10 -p "$BASHPID" >/dev/null
+		for build in $(matrix_builds); do
+			build_kernel "$build" "$flavour" || true
+		done
+	) &
+	for entry in $(matrix_entries); do
+		build=$(entry_field "$entry" build)
+		obj=$B/obj/$flavour-$build
+		while [ ! -f "$obj/.th-status" ]; do sleep 5; done
+		boot_entry "$entry" "$flavour" || true
+	done
+	wait
+}
+
+# Totals: one test per entry plus one per KUnit suite that counted.
+matrix_report() {
+	local flavour=$1 pass=0 fail=0 f
+	for f in "$B/results/$flavour"/*.status; do
+		[ -f "$f" ] || continue
+		if [ "$(cat "$f")" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+	done
+	for f in "$B/results/$flavour"/*.kunit; do
+		[ -f "$f" ] || continue
+		pass=$((pass + $(grep -c '^PASS' "$f" || true)))
+		fail=$((fail + $(grep -c '^FAIL' "$f" || true)))
+	done
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
+
+# A short report of one entry's tick, then its whole /proc/timer_list.
+summary() {
+	local entry=$1 flavour=$2 log
+	log=$B/logs/$flavour/$entry.log
+	echo "---- tick summary: $entry ($(cat "$B/results/$flavour/$entry.status"))"
+	log_clean "$log" | sed -n \
+		-e 's/^    # \(cpu[0-9]*\): \(.*\)/  \1 tick device: \2/p' \
+		-e 's/^    # broadcast: \(.*\)/  broadcast device: \1/p' \
+		-e 's/^    ok [0-9]* \(clock_getres.*\)/  \1/p' \
+		-e 's/^    # tick-rate:\(.*\)/  idle timer interrupts per second:\1/p'
+	echo "  selftests:"
+	log_clean "$log" | grep -E '^(not )?ok [0-9]+ ' | sed 's/^/    /'
+	echo "---- /proc/timer_list"
+	log_clean "$log" | sed -n 's/^# tl| //p'
+}

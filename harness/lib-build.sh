@@ -1,0 +1,186 @@
+# shellcheck shell=bash
+# Kernel builds (one O= folder per build and flavour, ccache) and the
+# initramfs of each user-space flavour.
+
+export KBUILD_BUILD_TIMESTAMP="2026-01-01"
+export KBUILD_BUILD_USER=th KBUILD_BUILD_HOST=th
+# Relative paths in compiler command lines let the x86 builds, which differ
+# only in a few symbols, share ccache entries.
+export CCACHE_BASEDIR="$B" CCACHE_NOHASHDIR=1
+
+# Fields of a row of harness/builds: NAME -> "arch base fragments..."
+build_row() {
+	local row
+	row=$(table "$H/builds" | awk -v n="$1" '$1 == n { $1 = ""; print; exit }')
+	[ -n "$row" ] || die "no build '$1' in harness/builds"
+	echo "$row"
+}
+
+# make arguments for an architecture.
+arch_make_args() {
+	case "$1" in
+	x86) echo "ARCH=x86_64 CC=ccache\ gcc" ;;
+	arm) echo "ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- CC=ccache\ arm-linux-gnueabi-gcc" ;;
+	*) die "unknown arch $1" ;;
+	esac
+}
+
+arch_targets() {
+	case "$1" in
+	x86) echo bzImage ;;
+	arm) echo zImage dtbs ;;
+	esac
+}
+
+kmake() {
+	local src=$1 obj=$2 arch=$3
+	shift 3
+	eval "make -C \"$src\" O=\"$obj\" -j$JOBS $(arch_make_args "$arch") \"\$@\""
+}
+
+# Check that every line of the fragments is what the final .config says, so
+# a symbol that silently failed to apply stops the build with its name.
+config_verify() {
+	local obj=$1 frag line sym bad=""
+	shift
+	for frag in "$@"; do
+		while IFS= read -r line; do
+			case "$line" in
+			CONFIG_*=*) sym=${line%%=*} ;;
+			"# CONFIG_"*" is not set") sym=${line#"# "}; sym=${sym%% *} ;;
+			*) continue ;;
+			esac
+			if ! grep -qxF "$line" "$obj/.config"; then
+				# "is not set" is also met by a symbol that does not exist.
+				case "$line" in
+				"#"*) grep -q "^$sym=" "$obj/.config" || continue ;;
+				esac
+				bad="$bad $line (have: $(grep -E "^(# )?$sym[= ]" "$obj/.config" || echo absent));"
+			fi
+		done <"$frag"
+	done
+	[ -z "$bad" ] || die "config ${obj##*/}: fragment lines not in .config:$bad"
+}
+
+build_configure() {
+	local src=$1 obj=$2 arch=$3 base=$4
+	shift 4
+	local frags="" f hash
+	for f in "$@"; do
+		[ -f "$H/configs/$f.config" ] || die "no harness/configs/$f.config"
+		frags="$frags $H/configs/$f.config"
+	done
+	# shellcheck disable=SC2086
+	hash=$(cat $frags | cksum | cut -d' ' -f1)-$base
+	if [ -f "$obj/.config" ] && [ "$(cat "$obj/.th-config" 2>/dev/null)" = "$hash" ]; then
+		return 0
+	fi
+	mkdir -p "$obj"
+	kmake "$src" "$obj" "$arch" -s "$base" >/dev/null
+	# shellcheck disable=SC2086
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
+	kmake "$src" "$obj" "$arch" -s olddefconfig >/dev/null
+	# shellcheck disable=SC2086
+	config_verify "$obj" $frags
+	echo "$hash" >"$obj/.th-config"
+}
+
+# build_kernel NAME FLAVOUR: configure and build; writes OBJ/.th-status.
+build_kernel() {
+	local name=$1 flavour=$2 arch base frags src obj log start
+	read -r arch base frags <<<"$(build_row "$name")"
+	src=$(tree_of "$flavour")
+	obj=$B/obj/$flavour-$name
+	log=$B/logs/$flavour/build-$name.log
+	mkdir -p "$B/logs/$flavour" "$obj"
+	rm -f "$obj/.th-status"
+	start=$SECONDS
+	say "build $flavour $name ($arch, $base + $frags)"
+	# shellcheck disable=SC2086
+	if ! (build_configure "$src" "$obj" "$arch" "$base" $frags &&
+	      kmake "$src" "$obj" "$arch" $(arch_targets "$arch")) >"$log" 2>&1; then
+		echo FAIL >"$obj/.th-status"
+		tail -n 25 "$log" >&2
+		say "build $flavour $name FAILED after $((SECONDS - start)) s, log: $log"
+		return 1
+	fi
+	echo PASS >"$obj/.th-status"
+	say "build $flavour $name done in $((SECONDS - start)) s"
+}
+
+# User-space flavours: name, C compiler, busybox binary.
+userspace_cc() {
+	case "$1" in
+	x86_64) echo gcc ;;
+	armel) echo arm-linux-gnueabi-gcc ;;
+	armhf) echo arm-linux-gnueabihf-gcc ;;
+	esac
+}
+
+userspace_busybox() {
+	case "$1" in
+	x86_64) echo /bin/busybox ;;
+	*) echo "$B/deps/busybox-$1/bin/busybox" ;;
+	esac
+}
+
+# Upstream timer selftests and our own, by name, from our tree.
+selftest_names() {
+	table "$H/guest/selftests" | awk '{ print $2 }' | sort -u
+}
+
+initramfs_build() {
+	local flav=$1 cc root out st inputs hash name bb
+	cc=$(userspace_cc "$flav")
+	bb=$(userspace_busybox "$flav")
+	root=$B/initramfs/$flav
+	out=$B/initramfs/$flav.cpio.gz
+	st=$OURS/tools/testing/selftests
+	inputs=$( (cat "$H"/guest/*; for name in $(selftest_names); do
+		cat "$st/timers/$name.c"; done) | cksum)
+	hash="$inputs $(ls -l "$bb" | cksum)"
+	[ -f "$out" ] && [ "$(cat "$out.hash" 2>/dev/null)" = "$hash" ] && return 0
+	say "initramfs $flav"
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,selftests,usr/bin,usr/sbin}
+	cp "$bb" "$root/bin/busybox"
+	# Applet names from the host busybox: the foreign ones cannot run here.
+	for name in $(/bin/busybox --list); do
+		[ -e "$root/bin/$name" ] || ln -s busybox "$root/bin/$name"
+	done
+	for name in $(selftest_names); do
+		"$cc" -static -O2 -Wall -I "$st" -o "$root/selftests/$name" \
+			"$st/timers/$name.c" -lrt -lpthread -lm ||
+			die "cannot build selftest $name for $flav"
+	done
+	"$cc" -static -O2 -Wall -Wno-format-truncation -o "$root/bin/tick-assert" \
+		"$H/guest/tick-assert.c" || die "cannot build tick-assert for $flav"
+	[ "$flav" = x86_64 ] && userspace_add_host_tools "$root"
+	install -m 755 "$H/guest/init" "$root/init"
+	cp "$H/guest/selftests" "$H/guest/xfail" "$root/etc/"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+	mv "$out.tmp" "$out"
+	echo "$hash" >"$out.hash"
+}
+
+# Dynamically linked host tools (cyclictest) with the libraries they load.
+userspace_add_host_tools() {
+	local root=$1 tool lib
+	for tool in /usr/bin/cyclictest; do
+		[ -x "$tool" ] || continue
+		cp "$tool" "$root/usr/bin/"
+		for lib in $(ldd "$tool" | grep -o '/[^ ]*'); do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	done
+}
+
+# initramfs_all x86|arm|all
+initramfs_all() {
+	case "$1" in
+	x86) initramfs_build x86_64 ;;
+	arm) initramfs_build armel; initramfs_build armhf ;;
+	all) initramfs_build x86_64; initramfs_build armel; initramfs_build armhf ;;
+	esac
+}
