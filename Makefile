@@ -2,7 +2,7 @@
 # Everything is done by harness/th; see README.md.
 TH := harness/th
 
-.PHONY: run check bench series soak deps tree clean
+.PHONY: run check bench series deps tree clean
 run:
 	@$(TH) run
 check:
@@ -11,8 +11,6 @@ bench:
 	@$(TH) bench
 series:
 	@$(TH) series
-soak:
-	@$(TH) soak
 deps:
 	@$(TH) deps
 tree:
