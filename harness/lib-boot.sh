@@ -67,7 +67,7 @@ tier_timeout() {
 	full) echo 1500 ;;
 	timing) echo 700 ;;
 	fast) echo 400 ;;
-	*) echo 240 ;;
+	*) echo 300 ;;
 	esac
 }
 
