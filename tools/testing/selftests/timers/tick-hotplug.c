@@ -36,7 +36,7 @@ struct sleeper {
 };
 
 static struct sleeper sleepers[MAX_SLEEPERS];
-static volatile int stop;
+static int stop;	/* set by main when the sleepers should finish */
 
 static long long now_ns(void)
 {
@@ -51,7 +51,7 @@ static void *sleeper_main(void *arg)
 	struct sleeper *s = arg;
 	struct timespec ts = { 0, s->sleep_ns };
 
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		long long t0 = now_ns(), slept;
 
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
@@ -157,7 +157,7 @@ static void run_cycle(int nr, const int *cpus, int ncpus,
 		      unsigned long long *last_jiffies)
 {
 	int has_dev[MAX_CPUS], i, err = 0, missing = -1;
-	unsigned long long jiffies = 0;
+	unsigned long long now_jiffies = 0;
 	char why[128] = "";
 
 	for (i = 0; i < ncpus && !err; i++) {
@@ -173,18 +173,18 @@ static void run_cycle(int nr, const int *cpus, int ncpus,
 				 strerror(-err));
 	}
 	usleep(50000);
-	read_timer_list(&jiffies, has_dev);
+	read_timer_list(&now_jiffies, has_dev);
 	for (i = 0; i < MAX_CPUS && !err; i++)
 		if (cpu_present(i) && is_online(i) == 1 && !has_dev[i])
 			missing = i;
 	if (!err && missing >= 0)
 		snprintf(why, sizeof(why), "cpu%d online without a tick device",
 			 missing);
-	else if (!err && jiffies <= *last_jiffies)
-		snprintf(why, sizeof(why), "jiffies stuck at %llu", jiffies);
+	else if (!err && now_jiffies <= *last_jiffies)
+		snprintf(why, sizeof(why), "jiffies stuck at %llu", now_jiffies);
 	ksft_test_result(!why[0], "cycle %d: %d cpus off and on, tick devices, jiffies %llu %s\n",
-			 nr, ncpus, jiffies, why);
-	*last_jiffies = jiffies;
+			 nr, ncpus, now_jiffies, why);
+	*last_jiffies = now_jiffies;
 }
 
 int main(int argc, char **argv)
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
 	for (i = 1; i <= cycles; i++)
 		run_cycle(i, cpus, ncpus, &jiffies);
 
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	deadline = now_ns() + 5 * NSEC_PER_SEC;
 	for (i = 0; i < nsleepers; i++) {
 		while (!__atomic_load_n(&sleepers[i].done, __ATOMIC_ACQUIRE) &&

@@ -62,7 +62,7 @@ static void test_clock_nanosleep(void)
 	int ret;
 
 	/* clock_nanosleep returns the error number, it does not set errno. */
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ret = clock_nanosleep(CLOCK_MONOTONIC, 0, &bad[i].ts, NULL);
 		snprintf(what, sizeof(what), "clock_nanosleep relative %s",
 			 bad[i].name);
@@ -83,12 +83,12 @@ static void test_clock_nanosleep(void)
 	expect_errno(nanosleep(&bad[2].ts, NULL), EINVAL, "nanosleep tv_sec == -1");
 }
 
-static volatile sig_atomic_t fired;
+static int fired;	/* written by the SIGALRM handler */
 
 static void on_alarm(int sig)
 {
 	(void)sig;
-	fired++;
+	__atomic_add_fetch(&fired, 1, __ATOMIC_RELAXED);
 }
 
 /* Wait up to AT_ONCE_NS for the handler to count an expiry. */
@@ -96,9 +96,9 @@ static int wait_fired(void)
 {
 	long long deadline = now_ns() + AT_ONCE_NS;
 
-	while (!fired && now_ns() < deadline)
+	while (!__atomic_load_n(&fired, __ATOMIC_RELAXED) && now_ns() < deadline)
 		usleep(1000);
-	return fired;
+	return __atomic_load_n(&fired, __ATOMIC_RELAXED);
 }
 
 static void test_timer_settime(void)
@@ -131,17 +131,18 @@ static void test_timer_settime(void)
 	/* A huge expiry is accepted and does not fire. */
 	memset(&its, 0, sizeof(its));
 	its.it_value.tv_sec = INT_MAX;
-	fired = 0;
+	__atomic_store_n(&fired, 0, __ATOMIC_RELAXED);
 	expect_errno(timer_settime(id, 0, &its, NULL), 0,
 		     "timer_settime tv_sec == INT_MAX");
 	usleep(20000);
-	ksft_test_result(!fired, "timer with a huge expiry did not fire\n");
+	ksft_test_result(!__atomic_load_n(&fired, __ATOMIC_RELAXED),
+			 "timer with a huge expiry did not fire\n");
 
 	/* An absolute expiry in the past fires at once. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	its.it_value.tv_sec = now.tv_sec - 1;
 	its.it_value.tv_nsec = now.tv_nsec;
-	fired = 0;
+	__atomic_store_n(&fired, 0, __ATOMIC_RELAXED);
 	expect_errno(timer_settime(id, TIMER_ABSTIME, &its, NULL), 0,
 		     "timer_settime absolute past expiry");
 	ksft_test_result(wait_fired(), "timer with a past expiry fired at once\n");
