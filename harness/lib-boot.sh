@@ -93,14 +93,33 @@ judge_log() {
 	[ -z "$bad" ] || echo "kernel splat in the log:" "$bad"
 	log_clean "$log" | grep -q '^TH-DONE' ||
 		echo "no TH-DONE: the guest hung, panicked or timed out"
-	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' |
-		grep -E '^not ok ' | sed 's/^/guest: /' || true
+	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' | guest_failures
 	log_clean "$log" | grep -qE '^ok 1 tick-assert' ||
 		echo "tick-assert did not pass:" \
 			"$(log_clean "$log" | grep -E '^    not ok' | head -n 8 | tr '\n' ';')"
 	: >"$res.kunit"
 	[ "$kunit" = yes ] && judge_kunit "$log" "$res.kunit"
 	return 0
+}
+
+# Each failed guest test with its evidence: the failed cases it printed and
+# the last lines of its output (an upstream test often just exits after a
+# message).  Reads the guest's KTAP on stdin.
+guest_failures() {
+	awk '
+		/^# selftest: / { n = 0; split("", cases); nc = 0 }
+		/^# / { tail[n++ % 6] = $0 }
+		/^# +not ok / { if (nc < 6) cases[nc++] = $0 }
+		/^not ok / {
+			print "guest: " $0
+			for (i = 0; i < nc; i++) print "guest:   " cases[i]
+			for (i = (n > 6 ? n - 6 : 0); i < n; i++) print "guest:   " tail[i % 6]
+		}'
+}
+
+# Guest tests that passed only on a later run (see harness/guest/retry).
+guest_retries() {
+	log_clean "$1" | sed -n 's/^# RETRIED /note: retried /p'
 }
 
 # Feed the part of the log before our init to kunit.py and record each suite.
@@ -143,11 +162,17 @@ boot_entry() {
 	if [ -z "$reasons" ]; then
 		status=PASS
 		echo "PASS $entry ($((SECONDS - start)) s) $log"
+		guest_retries "$log" | sed 's/^/     /'
 	else
 		status=FAIL
 		echo "FAIL $entry ($((SECONDS - start)) s) $log"
 		echo "$reasons" | sed 's/^/     /'
-		[ -f "$log" ] && tail -n 15 "$log" | tr -d '\r' | sed 's/^/     | /'
+		# The console tail tells more than the guest's report only when
+		# the guest did not finish or the kernel complained.
+		case "$reasons" in
+		*"no TH-DONE"* | *"kernel splat"* | *"tick-assert"*)
+			[ -f "$log" ] && tail -n 15 "$log" | tr -d '\r' | sed 's/^/     | /' ;;
+		esac
 	fi
 	sed 's/^/     kunit /' "$res.kunit"
 	echo "$status" >"$res.status"
@@ -169,7 +194,7 @@ matrix_run() {
 		rm -f "$B/obj/$flavour-$build/.th-status"
 	done
 	(
-		renice -n 10 -p "$BASHPID" >/dev/null
+		renice -n 19 -p "$BASHPID" >/dev/null
 		for build in $(matrix_builds); do
 			build_kernel "$build" "$flavour" || true
 		done

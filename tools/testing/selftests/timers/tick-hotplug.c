@@ -6,8 +6,10 @@
  * After each cycle every online CPU must have a tick device in
  * /proc/timer_list and jiffies must have advanced (the timekeeping duty
  * survived the CPU that held it going away).  At the end every sleeper must
- * wake, none may return early, and none may overshoot by more than a
- * generous bound (1 s under emulation).
+ * have woken and finished, and none may have returned early.  The worst
+ * overshoot is reported, not judged: on a shared host it measures the host.
+ * A sleeper that has not finished a few-millisecond sleep after
+ * STUCK_AFTER_S seconds has lost its timer.
  *
  * Usage: tick-hotplug [-c cycles]   (default 20)
  */
@@ -20,11 +22,12 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "tick-util.h"
 
 #define NSEC_PER_SEC 1000000000LL
 #define MAX_CPUS 64
 #define MAX_SLEEPERS 32
-#define OVERSHOOT_LIMIT_NS NSEC_PER_SEC
+#define STUCK_AFTER_S 60
 
 struct sleeper {
 	pthread_t thread;
@@ -121,43 +124,11 @@ static int hotpluggable_cpus(int *cpus)
 	return n;
 }
 
-/*
- * Read jiffies and which CPUs have a tick device from /proc/timer_list.
- * Returns the number of per-CPU tick devices found.
- */
-static int read_timer_list(unsigned long long *jiffies, int *has_dev)
-{
-	FILE *f = fopen("/proc/timer_list", "r");
-	char line[256];
-	int cpu = -1, n = 0;
-
-	memset(has_dev, 0, sizeof(int) * MAX_CPUS);
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "jiffies: %llu", jiffies) == 1)
-			continue;
-		if (sscanf(line, "Per CPU device: %d", &cpu) == 1)
-			continue;
-		if (!strncmp(line, "Tick Device:", 12))
-			cpu = -1;
-		if (cpu >= 0 && cpu < MAX_CPUS &&
-		    !strncmp(line, "Clock Event Device: ", 20) &&
-		    strncmp(line + 20, "<NULL>", 6)) {
-			has_dev[cpu] = 1;
-			n++;
-			cpu = -1;
-		}
-	}
-	fclose(f);
-	return n;
-}
-
 static void run_cycle(int nr, const int *cpus, int ncpus,
-		      unsigned long long *last_jiffies)
+		      unsigned long *last_jiffies)
 {
-	int has_dev[MAX_CPUS], i, err = 0, missing = -1;
-	unsigned long long now_jiffies = 0;
+	int has_dev[MAX_CPUS], i, err = 0, missing = -1, has_bc;
+	unsigned long now_jiffies;
 	char why[128] = "";
 
 	for (i = 0; i < ncpus && !err; i++) {
@@ -173,16 +144,17 @@ static void run_cycle(int nr, const int *cpus, int ncpus,
 				 strerror(-err));
 	}
 	usleep(50000);
-	read_timer_list(&now_jiffies, has_dev);
+	tick_read_devices(has_dev, MAX_CPUS, &has_bc);
+	now_jiffies = tick_jiffies();
 	for (i = 0; i < MAX_CPUS && !err; i++)
 		if (cpu_present(i) && is_online(i) == 1 && !has_dev[i])
 			missing = i;
 	if (!err && missing >= 0)
 		snprintf(why, sizeof(why), "cpu%d online without a tick device",
 			 missing);
-	else if (!err && now_jiffies <= *last_jiffies)
-		snprintf(why, sizeof(why), "jiffies stuck at %llu", now_jiffies);
-	ksft_test_result(!why[0], "cycle %d: %d cpus off and on, tick devices, jiffies %llu %s\n",
+	else if (!err && now_jiffies == *last_jiffies)
+		snprintf(why, sizeof(why), "jiffies stuck at %lu", now_jiffies);
+	ksft_test_result(!why[0], "cycle %d: %d cpus off and on, tick devices, jiffies %lu %s\n",
 			 nr, ncpus, now_jiffies, why);
 	*last_jiffies = now_jiffies;
 }
@@ -190,10 +162,8 @@ static void run_cycle(int nr, const int *cpus, int ncpus,
 int main(int argc, char **argv)
 {
 	int cpus[MAX_CPUS], ncpus, nsleepers, cycles = 20, opt, i, stuck = 0;
-	unsigned long long jiffies = 0;
-	unsigned long early = 0;
+	unsigned long jiffies, early = 0;
 	long long worst = 0, deadline;
-	int has_dev[MAX_CPUS];
 
 	while ((opt = getopt(argc, argv, "c:")) != -1) {
 		if (opt == 'c')
@@ -205,7 +175,7 @@ int main(int argc, char **argv)
 	ncpus = hotpluggable_cpus(cpus);
 	if (!ncpus)
 		ksft_exit_skip("no CPU can go offline here\n");
-	ksft_set_plan(cycles + 3);
+	ksft_set_plan(cycles + 2);
 
 	nsleepers = 2 * (ncpus + 1);
 	if (nsleepers > MAX_SLEEPERS)
@@ -217,12 +187,12 @@ int main(int argc, char **argv)
 				   &sleepers[i]))
 			ksft_exit_fail_msg("pthread_create failed\n");
 	}
-	read_timer_list(&jiffies, has_dev);
+	jiffies = tick_jiffies();
 	for (i = 1; i <= cycles; i++)
 		run_cycle(i, cpus, ncpus, &jiffies);
 
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	deadline = now_ns() + 5 * NSEC_PER_SEC;
+	deadline = now_ns() + STUCK_AFTER_S * NSEC_PER_SEC;
 	for (i = 0; i < nsleepers; i++) {
 		while (!__atomic_load_n(&sleepers[i].done, __ATOMIC_ACQUIRE) &&
 		       now_ns() < deadline)
@@ -235,11 +205,9 @@ int main(int argc, char **argv)
 		if (sleepers[i].worst_overshoot > worst)
 			worst = sleepers[i].worst_overshoot;
 	}
-	ksft_test_result(!stuck, "all %d sleepers woke and finished (%d stuck)\n",
-			 nsleepers, stuck);
+	ksft_test_result(!stuck, "all %d sleepers woke and finished (%d stuck for %d s)\n",
+			 nsleepers, stuck, STUCK_AFTER_S);
 	ksft_test_result(!early, "no sleep returned early (%lu early)\n", early);
-	ksft_test_result(worst < OVERSHOOT_LIMIT_NS,
-			 "worst overshoot %lld us (limit %lld us)\n",
-			 worst / 1000, OVERSHOOT_LIMIT_NS / 1000);
+	ksft_print_msg("worst overshoot %lld us\n", worst / 1000);
 	ksft_finished();
 }
