@@ -124,12 +124,18 @@ guest_retries() {
 
 # Feed the part of the log before our init to kunit.py and record each suite.
 judge_kunit() {
-	local log=$1 out=$2 parsed
+	local log=$1 out=$2 parsed suite status
 	parsed=$(log_clean "$log" | sed '/^TH-INIT/,$d' |
 		python3 "$UPSTREAM/tools/testing/kunit/kunit.py" parse 2>&1 || true)
 	echo "$parsed" >"$out.parsed"
-	echo "$parsed" | sed -n 's/.*=\{3,\} \[\([A-Z]*\)\] \([^ ]*\) =\{3,\}.*/\1 \2/p' |
-		sed -e 's/^PASSED/PASS/' -e 's/^\(FAILED\|CRASHED\|SKIPPED\)/FAIL/' >"$out"
+	# Suites open with "NAME (N subtests)"; parameterised cases open
+	# without a count.  A suite without its closing status crashed.
+	for suite in $(echo "$parsed" |
+		sed -n 's/.*=\{3,\} \([^ ]*\) ([0-9]* subtests\{0,1\}) =\{3,\}.*/\1/p'); do
+		status=$(echo "$parsed" |
+			sed -n "s/.*=\{3,\} \[\([A-Z]*\)\] $suite =\{3,\}.*/\1/p" | tail -n 1)
+		[ "$status" = PASSED ] && echo "PASS $suite" || echo "FAIL $suite"
+	done >"$out"
 	[ -s "$out" ] || echo "kunit: no suite results parsed (see $out.parsed)"
 	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed:/' || true
 }

@@ -84,7 +84,7 @@ build_configure() {
 		frags="$frags $H/configs/$f.config"
 	done
 	# shellcheck disable=SC2086
-	hash=$(cat $frags "$TOP/Kconfig.patch" 2>/dev/null | cksum | cut -d' ' -f1)-$base
+	hash=$(cat $frags "$TOP/Kconfig.patch" "$TOP"/patches/*.patch 2>/dev/null | cksum | cut -d' ' -f1)-$base
 	if [ -f "$obj/.config" ] && [ "$(cat "$obj/.th-config" 2>/dev/null)" = "$hash" ]; then
 		return 0
 	fi

@@ -405,13 +405,20 @@ static int ce_release_if_unused(struct clock_event_device *dev, int cpu)
 	return -EBUSY;
 }
 
-/* Whether @dev may take over from @leaving and beats @best (may be NULL). */
+/*
+ * Whether @dev may take over from @leaving and beats @best (may be NULL).
+ * A dummy device leaves the tick to the broadcast device, which a CPU in
+ * oneshot mode cannot run on: it would lose its hrtimers and NO_HZ.
+ */
 static bool ce_is_better_successor(struct clock_event_device *best,
 				   struct clock_event_device *dev,
 				   struct clock_event_device *leaving)
 {
-	return dev != leaving && clockevent_state_detached(dev) &&
-	       tick_check_replacement(best, dev);
+	if (dev == leaving || !clockevent_state_detached(dev))
+		return false;
+	if ((dev->features & CLOCK_EVT_FEAT_DUMMY) && tick_oneshot_mode_active())
+		return false;
+	return tick_check_replacement(best, dev);
 }
 
 /*
