@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the tick device layer's decisions on mock devices: which
+ * device a CPU prefers, how an emulated periodic tick finds its next
+ * period after missed ones, which device may broadcast and which sleeping
+ * CPUs a broadcast event is due for.  The mocks never reach the live tick
+ * layer.
+ */
+#include <kunit/test.h>
+#include <linux/clockchips.h>
+#include <linux/cpumask.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+
+#include "tick-internal.h"
+#include "tick-kunit.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* The CPU the decisions are made for, and one it is not. */
+#define THIS_CPU	0
+#define OTHER_CPU	1
+
+static void mock_dev(struct clock_event_device *dev, const struct cpumask *mask,
+		     unsigned int features, int rating)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->name = "mock";
+	dev->cpumask = mask;
+	dev->features = features;
+	dev->rating = rating;
+	dev->irq = -1;
+}
+
+#define ONESHOT		CLOCK_EVT_FEAT_ONESHOT
+#define PERIODIC	CLOCK_EVT_FEAT_PERIODIC
+
+struct preference_case {
+	const char *what;
+	bool have_cur;
+	bool cur_local;
+	unsigned int cur_features;
+	int cur_rating;
+	int new_where;		/* 0: this CPU, 1: the other CPU, 2: global */
+	unsigned int new_features;
+	int new_rating;
+	bool oneshot_active;
+	bool irq_movable;
+	bool preferred;
+};
+
+static const struct preference_case preference_cases[] = {
+	{ "first device", false, false, 0, 0, 0, PERIODIC, 100, false, true, true },
+	{ "device of another CPU", false, false, 0, 0, 1, ONESHOT, 500, false, true, false },
+	{ "global device, pinned interrupt", false, false, 0, 0, 2, ONESHOT, 300, false, false,
+	  false },
+	{ "global device, movable interrupt", false, false, 0, 0, 2, ONESHOT, 300, false, true,
+	  true },
+	{ "higher rated local device", true, true, ONESHOT, 100, 0, ONESHOT, 150, false, true,
+	  true },
+	{ "lower rated local device", true, true, ONESHOT, 150, 0, ONESHOT, 100, false, true,
+	  false },
+	{ "equally rated local device", true, true, ONESHOT, 100, 0, ONESHOT, 100, false, true,
+	  false },
+	{ "global device over a local one", true, true, ONESHOT, 100, 2, ONESHOT, 400, false,
+	  true, false },
+	{ "lower rated local over a global one", true, false, ONESHOT, 400, 0, ONESHOT, 100,
+	  false, true, true },
+	{ "periodic-only over oneshot", true, true, ONESHOT, 100, 0, PERIODIC, 400, false, true,
+	  false },
+	{ "periodic-only while oneshot is on", false, false, 0, 0, 0, PERIODIC, 400, true, true,
+	  false },
+	{ "oneshot over periodic-only", true, true, PERIODIC, 100, 0, ONESHOT, 150, false, true,
+	  true },
+	{ "periodic-only over periodic-only", true, true, PERIODIC, 100, 0, PERIODIC, 150, false,
+	  true, true },
+};
+
+static void preference_desc(const struct preference_case *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(preference, preference_cases, preference_desc);
+
+static const struct cpumask *mask_for(int where)
+{
+	if (where == 0)
+		return cpumask_of(THIS_CPU);
+	if (where == 1)
+		return cpumask_of(OTHER_CPU);
+	return cpu_possible_mask;
+}
+
+static void tick_preference(struct kunit *test)
+{
+	const struct preference_case *c = test->param_value;
+	struct clock_event_device cur, new;
+
+	mock_dev(&cur, mask_for(c->cur_local ? 0 : 2), c->cur_features, c->cur_rating);
+	mock_dev(&new, mask_for(c->new_where), c->new_features, c->new_rating);
+	KUNIT_EXPECT_EQ(test, tick_device_preferred(c->have_cur ? &cur : NULL, &new, THIS_CPU,
+						    c->oneshot_active, c->irq_movable),
+			c->preferred);
+}
+
+/* The emulated period: a mock oneshot device that accepts every program. */
+static unsigned int mock_programs;
+
+static int mock_next_event(unsigned long ticks, struct clock_event_device *dev)
+{
+	mock_programs++;
+	return 0;
+}
+
+static void mock_oneshot(struct clock_event_device *dev)
+{
+	mock_dev(dev, cpumask_of(THIS_CPU), ONESHOT, 100);
+	dev->set_next_event = mock_next_event;
+	dev->mult = 1 << 10;
+	dev->shift = 10;	/* 1 GHz */
+	dev->min_delta_ns = 1000;
+	dev->max_delta_ns = NSEC_PER_SEC;
+	dev->min_delta_ticks = 1000;
+	dev->max_delta_ticks = NSEC_PER_SEC;
+	clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT);
+	mock_programs = 0;
+}
+
+static unsigned int missed;
+
+static void count_missed(int cpu)
+{
+	missed++;
+}
+
+/* Missed periods are counted one by one; the result is on the period grid. */
+static void tick_period_catch_up(struct kunit *test)
+{
+	struct clock_event_device dev;
+	ktime_t start, armed, before, after;
+	u64 periods;
+	u32 rem;
+
+	mock_oneshot(&dev);
+	missed = 0;
+	before = ktime_get();
+	start = ktime_sub_ns(before, 3 * TICK_NSEC + TICK_NSEC / 2);
+	armed = tick_first_future_period(&dev, start, count_missed, THIS_CPU);
+	after = ktime_get();
+
+	periods = div_u64_rem(ktime_sub(armed, start), TICK_NSEC, &rem);
+	KUNIT_EXPECT_EQ(test, rem, 0);
+	KUNIT_EXPECT_EQ(test, periods, missed);
+	KUNIT_EXPECT_GE(test, missed, 4);
+	KUNIT_EXPECT_GT(test, armed, before);
+	KUNIT_EXPECT_LE(test, armed, ktime_add_ns(after, TICK_NSEC));
+	KUNIT_EXPECT_EQ(test, mock_programs, 1);
+	KUNIT_EXPECT_EQ(test, dev.next_event, armed);
+}
+
+/* A future period is armed as it is, with nothing counted as missed. */
+static void tick_period_on_time(struct kunit *test)
+{
+	struct clock_event_device dev;
+	ktime_t start;
+
+	mock_oneshot(&dev);
+	missed = 0;
+	start = ktime_add_ns(ktime_get(), 10 * TICK_NSEC);
+	KUNIT_EXPECT_EQ(test, tick_first_future_period(&dev, start, count_missed, THIS_CPU),
+			start);
+	KUNIT_EXPECT_EQ(test, missed, 0);
+	KUNIT_EXPECT_EQ(test, mock_programs, 1);
+}
+
+/* Without a catch-up callback, passed periods are skipped silently. */
+static void tick_period_skip(struct kunit *test)
+{
+	struct clock_event_device dev;
+	ktime_t start, armed;
+	u32 rem;
+
+	mock_oneshot(&dev);
+	start = ktime_sub_ns(ktime_get(), 2 * TICK_NSEC);
+	armed = tick_first_future_period(&dev, start, NULL, THIS_CPU);
+	KUNIT_EXPECT_GE(test, ktime_sub(armed, start), 2 * TICK_NSEC);
+	div_u64_rem(ktime_sub(armed, start), TICK_NSEC, &rem);
+	KUNIT_EXPECT_EQ(test, rem, 0);
+}
+
+#if defined(CONFIG_GENERIC_CLOCKEVENTS_BROADCAST) && defined(CONFIG_TICK_ONESHOT)
+/* Which devices may broadcast, and which one wins. */
+static void tick_broadcast_choice(struct kunit *test)
+{
+	struct clock_event_device cur, new;
+
+	mock_dev(&cur, cpu_possible_mask, ONESHOT | PERIODIC, 100);
+	mock_dev(&new, cpu_possible_mask, ONESHOT | PERIODIC, 150);
+	KUNIT_EXPECT_TRUE(test, tick_broadcast_suitable(NULL, &new, true));
+	KUNIT_EXPECT_TRUE(test, tick_broadcast_suitable(&cur, &new, true));
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_suitable(&new, &cur, false));
+
+	/* Stops in deep idle, a dummy, or per CPU: never a broadcast device. */
+	new.features |= CLOCK_EVT_FEAT_C3STOP;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_suitable(NULL, &new, false));
+	new.features = ONESHOT | CLOCK_EVT_FEAT_DUMMY;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_suitable(NULL, &new, false));
+	new.features = ONESHOT | CLOCK_EVT_FEAT_PERCPU;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_suitable(NULL, &new, false));
+
+	/* A periodic-only device cannot serve a oneshot broadcast. */
+	new.features = PERIODIC;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_suitable(NULL, &new, true));
+	KUNIT_EXPECT_TRUE(test, tick_broadcast_suitable(NULL, &new, false));
+}
+
+/* Expiries of four sleeping CPUs, relative to "now" = 1000. */
+static ktime_t fake_expiry(int cpu)
+{
+	static const ktime_t expiry[] = { 900, 1000, 5000, 3000 };
+
+	return expiry[cpu];
+}
+
+static void tick_broadcast_due(struct kunit *test)
+{
+	cpumask_var_t sleepers, due;
+	int next_cpu = -1;
+	ktime_t next;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&sleepers, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&due, GFP_KERNEL));
+
+	next = tick_broadcast_scan(sleepers, fake_expiry, 1000, due, &next_cpu);
+	KUNIT_EXPECT_EQ(test, next, KTIME_MAX);
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(due));
+
+	if (nr_cpu_ids >= 4) {
+		cpumask_set_cpu(0, sleepers);
+		cpumask_set_cpu(1, sleepers);
+		cpumask_set_cpu(2, sleepers);
+		cpumask_set_cpu(3, sleepers);
+		next = tick_broadcast_scan(sleepers, fake_expiry, 1000, due, &next_cpu);
+		/* Due at or before now: 0 and 1; the earliest later one is 3. */
+		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(0, due));
+		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(1, due));
+		KUNIT_EXPECT_EQ(test, cpumask_weight(due), 2);
+		KUNIT_EXPECT_EQ(test, next, 3000);
+		KUNIT_EXPECT_EQ(test, next_cpu, 3);
+	} else {
+		cpumask_set_cpu(0, sleepers);
+		next = tick_broadcast_scan(sleepers, fake_expiry, 1000, due, &next_cpu);
+		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(0, due));
+		KUNIT_EXPECT_EQ(test, next, KTIME_MAX);
+	}
+	free_cpumask_var(sleepers);
+	free_cpumask_var(due);
+}
+#endif
+
+static struct kunit_case tick_common_test_cases[] = {
+	KUNIT_CASE_PARAM(tick_preference, preference_gen_params),
+	KUNIT_CASE(tick_period_catch_up),
+	KUNIT_CASE(tick_period_on_time),
+	KUNIT_CASE(tick_period_skip),
+#if defined(CONFIG_GENERIC_CLOCKEVENTS_BROADCAST) && defined(CONFIG_TICK_ONESHOT)
+	KUNIT_CASE(tick_broadcast_choice),
+	KUNIT_CASE(tick_broadcast_due),
+#endif
+	{}
+};
+
+static struct kunit_suite tick_common_test_suite = {
+	.name = "tick_common",
+	.test_cases = tick_common_test_cases,
+};
+
+kunit_test_suite(tick_common_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the tick device layer");
+MODULE_LICENSE("GPL");
