@@ -125,7 +125,10 @@ guest_retries() {
 # Feed the part of the log before our init to kunit.py and record each suite.
 judge_kunit() {
 	local log=$1 out=$2 parsed suite status
+	# Only KTAP lines: a kernel message printed in the middle of a suite
+	# (no indentation) would end its nesting for kunit.py.
 	parsed=$(log_clean "$log" | sed '/^TH-INIT/,$d' |
+		grep -E '^(\[[ 0-9.]+\] )?[[:space:]]*(K?TAP version|#|ok |not ok |[0-9]+\.\.[0-9]+)' |
 		python3 "$UPSTREAM/tools/testing/kunit/kunit.py" parse 2>&1 || true)
 	echo "$parsed" >"$out.parsed"
 	# Suites open with "NAME (N subtests)"; parameterised cases open

@@ -85,22 +85,6 @@ static int set_online(int cpu, int online)
 	return ret;
 }
 
-static int is_online(int cpu)
-{
-	char path[64];
-	FILE *f;
-	int v = 1;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return 1;	/* no online file: the CPU cannot go offline */
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 static int cpu_present(int cpu)
 {
 	char path[64];
@@ -118,7 +102,7 @@ static int hotpluggable_cpus(int *cpus)
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/online", cpu);
-		if (access(path, W_OK) == 0 && is_online(cpu) == 1)
+		if (access(path, W_OK) == 0 && tick_cpu_online(cpu) == 1)
 			cpus[n++] = cpu;
 	}
 	return n;
@@ -133,7 +117,7 @@ static void run_cycle(int nr, const int *cpus, int ncpus,
 
 	for (i = 0; i < ncpus && !err; i++) {
 		err = set_online(cpus[i], 0);
-		if (!err && is_online(cpus[i]) != 0)
+		if (!err && tick_cpu_online(cpus[i]) != 0)
 			err = -EBUSY;
 		if (!err)
 			usleep(20000);	/* let sleepers run without it */
@@ -147,7 +131,7 @@ static void run_cycle(int nr, const int *cpus, int ncpus,
 	tick_read_devices(has_dev, MAX_CPUS, &has_bc);
 	now_jiffies = tick_jiffies();
 	for (i = 0; i < MAX_CPUS && !err; i++)
-		if (cpu_present(i) && is_online(i) == 1 && !has_dev[i])
+		if (cpu_present(i) && tick_cpu_online(i) == 1 && !has_dev[i])
 			missing = i;
 	if (!err && missing >= 0)
 		snprintf(why, sizeof(why), "cpu%d online without a tick device",

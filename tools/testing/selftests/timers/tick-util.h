@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the tick selftests (tick-hotplug, clockevents-sysfs):
- * how far jiffies got, and which CPUs /proc/timer_list shows a tick
- * device for.
+ * Helpers shared by the tick selftests (tick-hotplug, clockevents-sysfs,
+ * timer-list): whether a CPU is online, how far jiffies got, and which
+ * CPUs /proc/timer_list shows a tick device for.
  */
 #ifndef TICK_UTIL_H
 #define TICK_UTIL_H
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/times.h>
+#include <unistd.h>
 
 /*
  * jiffies in USER_HZ units: times() counts jiffies in every tick mode,
@@ -20,6 +21,29 @@ static inline unsigned long tick_jiffies(void)
 	struct tms unused;
 
 	return (unsigned long)times(&unused);
+}
+
+/*
+ * 1 when @cpu is online, 0 when it is offline or absent, -1 when its state
+ * cannot be read.  A present CPU without an "online" file cannot go
+ * offline, so it is online.
+ */
+static inline int tick_cpu_online(int cpu)
+{
+	char path[64];
+	FILE *f;
+	int v = -1;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+		return access(path, F_OK) == 0;
+	}
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
 }
 
 /*
