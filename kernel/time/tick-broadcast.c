@@ -721,39 +721,90 @@ static int bc_hrtimer_needs(struct clock_event_device *bc, int cpu)
 	return bc->bound_on == cpu ? -EBUSY : 0;
 }
 
-/*
- * Stop this CPU's device for deep idle.  With an hrtimer broadcast it
- * must keep running when it carries the broadcast hrtimer or fires first.
+/**
+ * tick_broadcast_enter_plan - what entering deep idle takes for a CPU
+ * @in:		the CPU's and the broadcast's state
+ * @todo:	set to BC_* steps for the caller to carry out
+ *
+ * A CPU sleeps on the broadcast only in oneshot mode, and only once (a
+ * second entry changes nothing).  Its device stops, unless an hrtimer
+ * broadcast needs it to fire first.  The broadcast is armed for its event
+ * when that is the earliest.  A CPU whose event is already overdue, or
+ * that carries the hrtimer broadcast, must not sleep deeply.
+ *
+ * Return: 0, or -EBUSY when the CPU must not enter deep idle.
  */
-static void bc_stop_local(struct clock_event_device *bc,
-			  struct clock_event_device *dev, int cpu)
+VISIBLE_IF_KUNIT int tick_broadcast_enter_plan(const struct bc_enter_state *in,
+					       unsigned int *todo)
 {
-	if ((bc->features & CLOCK_EVT_FEAT_HRTIMER) &&
-	    (bc_hrtimer_needs(bc, cpu) || dev->next_event < bc->next_event))
-		return;
-	clockevents_switch_state(dev, CLOCK_EVT_STATE_SHUTDOWN);
+	*todo = 0;
+	if (in->bc_bound_here)
+		return -EBUSY;
+	if (in->periodic)
+		return in->hrtimer_bc ? -EBUSY : 0;
+	if (in->asleep)
+		return 0;
+
+	*todo = BC_JOIN;
+	if (!in->hrtimer_bc || in->local_next >= in->bc_next)
+		*todo |= BC_STOP_LOCAL;
+	/* About to be woken by the broadcast: deep idle is not worth it. */
+	if (in->overdue)
+		return -EBUSY;
+	if (in->local_next < in->bc_next)
+		*todo |= BC_ARM;
+	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_enter_plan);
+
+/**
+ * tick_broadcast_exit_plan - what leaving deep idle takes for a CPU
+ * @in:		the CPU's state
+ *
+ * A CPU that slept on the broadcast leaves it and restarts its device.  If
+ * the broadcast handler delivered its event, that is all.  Otherwise, an
+ * event already due is left to the broadcast handler, which is about to
+ * run, rather than re-armed for a past time (which, with a large
+ * min_delta, could ping-pong with the next idle entry); a future one
+ * re-arms the device.
+ *
+ * Return: the BC_* steps for the caller to carry out.
+ */
+VISIBLE_IF_KUNIT unsigned int tick_broadcast_exit_plan(const struct bc_exit_state *in)
+{
+	if (!in->asleep)
+		return 0;
+	if (in->woken)
+		return BC_LEAVE | BC_CLEAR_WOKEN;
+	if (in->local_next == KTIME_MAX)
+		return BC_LEAVE;
+	return BC_LEAVE | (in->local_next <= in->now ? BC_MARK_OVERDUE : BC_REARM_LOCAL);
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_exit_plan);
 
 /* This CPU, whose device is @dev, enters deep idle on the broadcast @bc. */
 static int bc_sleep(struct clock_event_device *bc, struct clock_event_device *dev, int cpu)
 {
-	int ret = bc_hrtimer_needs(bc, cpu);
+	struct bc_enter_state in = {
+		.periodic	= bc_tick.mode == TICKDEV_MODE_PERIODIC,
+		.hrtimer_bc	= bc->features & CLOCK_EVT_FEAT_HRTIMER,
+		.bc_bound_here	= bc_hrtimer_needs(bc, cpu),
+		.asleep		= cpumask_test_cpu(cpu, bc_sleepers),
+		.overdue	= cpumask_test_cpu(cpu, bc_overdue),
+		.local_next	= dev->next_event,
+		.bc_next	= bc->next_event,
+	};
+	unsigned int todo;
+	int ret = tick_broadcast_enter_plan(&in, &todo);
 
-	if (ret)
+	if (todo & BC_JOIN) {
+		WARN_ON_ONCE(cpumask_test_cpu(cpu, bc_woken));
+		cpumask_set_cpu(cpu, bc_sleepers);
+	}
+	if (todo & BC_STOP_LOCAL)
+		clockevents_switch_state(dev, CLOCK_EVT_STATE_SHUTDOWN);
+	if (!(todo & BC_ARM))
 		return ret;
-	if (bc_tick.mode == TICKDEV_MODE_PERIODIC)
-		return (bc->features & CLOCK_EVT_FEAT_HRTIMER) ? -EBUSY : 0;
-	if (cpumask_test_and_set_cpu(cpu, bc_sleepers))
-		return 0;
-
-	WARN_ON_ONCE(cpumask_test_cpu(cpu, bc_woken));
-	bc_stop_local(bc, dev, cpu);
-
-	/* About to be woken by the broadcast: deep idle is not worth it. */
-	if (cpumask_test_cpu(cpu, bc_overdue))
-		return -EBUSY;
-	if (dev->next_event >= bc->next_event)
-		return 0;
 
 	bc_arm_for(bc, cpu, dev->next_event);
 	/* An hrtimer broadcast may have been queued on this very CPU. */
@@ -766,26 +817,30 @@ static int bc_sleep(struct clock_event_device *bc, struct clock_event_device *de
 /* This CPU, whose device is @dev, leaves deep idle. */
 static void bc_wake(struct clock_event_device *dev, int cpu)
 {
-	if (!cpumask_test_and_clear_cpu(cpu, bc_sleepers))
-		return;
-	clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT);
+	struct bc_exit_state in = { .asleep = cpumask_test_cpu(cpu, bc_sleepers) };
+	unsigned int todo;
 
-	/* The broadcast handler delivered the event: no need to re-arm. */
-	if (cpumask_test_and_clear_cpu(cpu, bc_woken))
+	/* The common case on every idle exit: nothing to undo. */
+	if (!in.asleep)
 		return;
-	if (dev->next_event == KTIME_MAX)
-		return;
+	in.woken = cpumask_test_cpu(cpu, bc_woken);
+	in.local_next = dev->next_event;
+	in.now = ktime_get();
+	todo = tick_broadcast_exit_plan(&in);
+
+	if (todo & BC_LEAVE) {
+		cpumask_clear_cpu(cpu, bc_sleepers);
+		clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT);
+	}
+	if (todo & BC_CLEAR_WOKEN)
+		cpumask_clear_cpu(cpu, bc_woken);
 	/*
-	 * Woken by something else.  If the event is already due, the
-	 * broadcast handler is about to run: let it run our event too
-	 * rather than re-arm our device for a past time (which, with a
-	 * large min_delta, could ping-pong with the next idle entry).  The
-	 * handler cannot be called from here: this may be a NO_HZ phase
-	 * without the irq_enter() fixups.
+	 * The broadcast handler cannot be called from here (this may be a
+	 * NO_HZ phase without the irq_enter() fixups): mark the CPU for it.
 	 */
-	if (dev->next_event <= ktime_get())
+	if (todo & BC_MARK_OVERDUE)
 		cpumask_set_cpu(cpu, bc_overdue);
-	else
+	if (todo & BC_REARM_LOCAL)
 		tick_program_event(dev->next_event, 1);
 }
 

@@ -10,6 +10,34 @@
 #include <linux/clockchips.h>
 #include <linux/types.h>
 
+/* A CPU's and the broadcast's state, as entering deep idle sees it. */
+struct bc_enter_state {
+	bool periodic;		/* the broadcast runs periodic */
+	bool hrtimer_bc;	/* the broadcast device is an hrtimer */
+	bool bc_bound_here;	/* ... armed and queued on this CPU */
+	bool asleep;		/* this CPU already sleeps on the broadcast */
+	bool overdue;		/* its event was due when it last woke */
+	ktime_t local_next;	/* its device's next event */
+	ktime_t bc_next;	/* the broadcast device's next event */
+};
+
+/* A CPU's state, as leaving deep idle sees it. */
+struct bc_exit_state {
+	bool asleep;		/* it slept on the broadcast */
+	bool woken;		/* the broadcast handler sent it its event */
+	ktime_t local_next;	/* its device's next event */
+	ktime_t now;
+};
+
+/* Steps of entering and leaving deep idle, for the broadcast code to take. */
+#define BC_JOIN			0x01	/* join the sleepers */
+#define BC_STOP_LOCAL		0x02	/* stop the CPU's own device */
+#define BC_ARM			0x04	/* arm the broadcast for its event */
+#define BC_LEAVE		0x08	/* leave the sleepers, restart the device */
+#define BC_CLEAR_WOKEN		0x10	/* its event was delivered */
+#define BC_MARK_OVERDUE		0x20	/* let the broadcast handler run its event */
+#define BC_REARM_LOCAL		0x40	/* re-arm its own device */
+
 #if IS_ENABLED(CONFIG_KUNIT)
 bool tick_device_preferred(const struct clock_event_device *curdev,
 			   const struct clock_event_device *newdev,
@@ -21,6 +49,8 @@ bool tick_broadcast_suitable(const struct clock_event_device *curdev,
 ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
 			    ktime_t (*expiry_of)(int cpu), ktime_t now,
 			    struct cpumask *due, int *next_cpu);
+int tick_broadcast_enter_plan(const struct bc_enter_state *in, unsigned int *todo);
+unsigned int tick_broadcast_exit_plan(const struct bc_exit_state *in);
 #endif
 
 #endif /* _KERNEL_TIME_TICK_KUNIT_H */

@@ -2,8 +2,9 @@
 /*
  * KUnit tests of the tick device layer's decisions on mock devices: which
  * device a CPU prefers, how an emulated periodic tick finds its next
- * period after missed ones, which device may broadcast and which sleeping
- * CPUs a broadcast event is due for.  The mocks never reach the live tick
+ * period after missed ones, which device may broadcast, which sleeping
+ * CPUs a broadcast event is due for, and what entering and leaving deep
+ * idle on the broadcast takes.  The mocks never reach the live tick
  * layer.
  */
 #include <kunit/test.h>
@@ -257,6 +258,68 @@ static void tick_broadcast_due(struct kunit *test)
 	free_cpumask_var(sleepers);
 	free_cpumask_var(due);
 }
+
+/* Entering deep idle: one row per situation, with the steps and result. */
+static const struct {
+	const char *what;
+	struct bc_enter_state in;
+	unsigned int todo;
+	int ret;
+} enter_cases[] = {
+	{ "periodic broadcast", { .periodic = true, .local_next = 10, .bc_next = 20 }, 0, 0 },
+	{ "periodic hrtimer broadcast", { .periodic = true, .hrtimer_bc = true }, 0, -EBUSY },
+	{ "hrtimer broadcast queued here", { .hrtimer_bc = true, .bc_bound_here = true }, 0,
+	  -EBUSY },
+	{ "already asleep", { .asleep = true, .local_next = 10, .bc_next = 20 }, 0, 0 },
+	{ "earliest sleeper", { .local_next = 10, .bc_next = 20 },
+	  BC_JOIN | BC_STOP_LOCAL | BC_ARM, 0 },
+	{ "later sleeper", { .local_next = 30, .bc_next = 20 }, BC_JOIN | BC_STOP_LOCAL, 0 },
+	{ "overdue", { .overdue = true, .local_next = 10, .bc_next = 20 },
+	  BC_JOIN | BC_STOP_LOCAL, -EBUSY },
+	{ "earliest on an hrtimer broadcast", { .hrtimer_bc = true, .local_next = 10,
+	  .bc_next = 20 }, BC_JOIN | BC_ARM, 0 },
+	{ "later on an hrtimer broadcast", { .hrtimer_bc = true, .local_next = 30,
+	  .bc_next = 20 }, BC_JOIN | BC_STOP_LOCAL, 0 },
+};
+
+static void tick_broadcast_enter_steps(struct kunit *test)
+{
+	unsigned int i, todo;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(enter_cases); i++) {
+		ret = tick_broadcast_enter_plan(&enter_cases[i].in, &todo);
+		KUNIT_EXPECT_EQ_MSG(test, ret, enter_cases[i].ret, "%s", enter_cases[i].what);
+		KUNIT_EXPECT_EQ_MSG(test, todo, enter_cases[i].todo, "%s", enter_cases[i].what);
+	}
+}
+
+/* Leaving deep idle. */
+static const struct {
+	const char *what;
+	struct bc_exit_state in;
+	unsigned int todo;
+} exit_cases[] = {
+	{ "never slept", { .local_next = 10, .now = 20 }, 0 },
+	{ "woken by the broadcast", { .asleep = true, .woken = true, .local_next = 10, .now = 20 },
+	  BC_LEAVE | BC_CLEAR_WOKEN },
+	{ "nothing pending", { .asleep = true, .local_next = KTIME_MAX, .now = 20 }, BC_LEAVE },
+	{ "event overdue", { .asleep = true, .local_next = 10, .now = 20 },
+	  BC_LEAVE | BC_MARK_OVERDUE },
+	{ "event due right now", { .asleep = true, .local_next = 20, .now = 20 },
+	  BC_LEAVE | BC_MARK_OVERDUE },
+	{ "event ahead", { .asleep = true, .local_next = 30, .now = 20 },
+	  BC_LEAVE | BC_REARM_LOCAL },
+};
+
+static void tick_broadcast_exit_steps(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(exit_cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test, tick_broadcast_exit_plan(&exit_cases[i].in),
+				    exit_cases[i].todo, "%s", exit_cases[i].what);
+}
 #endif
 
 static struct kunit_case tick_common_test_cases[] = {
@@ -267,6 +330,8 @@ static struct kunit_case tick_common_test_cases[] = {
 #if defined(CONFIG_GENERIC_CLOCKEVENTS_BROADCAST) && defined(CONFIG_TICK_ONESHOT)
 	KUNIT_CASE(tick_broadcast_choice),
 	KUNIT_CASE(tick_broadcast_due),
+	KUNIT_CASE(tick_broadcast_enter_steps),
+	KUNIT_CASE(tick_broadcast_exit_steps),
 #endif
 	{}
 };
