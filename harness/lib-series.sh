@@ -15,6 +15,9 @@ series_items() {
 # The subject of the row that claims ITEM ('-': the patch keeps its own).
 series_row_of() {
 	local item=$1 paths subject glob
+	# The globs are patterns for [[ ]], not for the files in the repo.
+	local -
+	set -f
 	while IFS='|' read -r paths subject; do
 		for glob in ${paths//,/ }; do
 			# shellcheck disable=SC2053
