@@ -32,7 +32,7 @@ bench_rate() {
 bench_latency() {
 	log_clean "$1" | awk '
 		/^[0-9]+ +[0-9]+/ && !done {
-			us = $1; c = 0
+			us = $1 + 0; c = 0
 			for (i = 2; i <= NF; i++) c += $i
 			hist[us] = c; total += c; if (us > top) top = us
 		}
