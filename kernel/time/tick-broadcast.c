@@ -358,7 +358,7 @@ int tick_device_uses_broadcast(struct clock_event_device *dev, int cpu)
  */
 int tick_receive_broadcast(void)
 {
-	struct clock_event_device *dev = __this_cpu_read(tick_cpu_device.evtdev);
+	struct clock_event_device *dev = tick_this_cpu_device();
 
 	if (!dev)
 		return -ENODEV;
@@ -393,7 +393,7 @@ static bool bc_send(struct cpumask *mask)
 /* Run this CPU's tick handler, outside tick_broadcast_lock. */
 static void bc_run_local_handler(void)
 {
-	struct clock_event_device *dev = __this_cpu_read(tick_cpu_device.evtdev);
+	struct clock_event_device *dev = tick_this_cpu_device();
 
 	dev->event_handler(dev);
 }
@@ -480,7 +480,7 @@ void tick_broadcast_control(enum tick_broadcast_mode mode)
 
 	guard(raw_spinlock_irqsave)(&tick_broadcast_lock);
 	cpu = smp_processor_id();
-	dev = __this_cpu_read(tick_cpu_device.evtdev);
+	dev = tick_this_cpu_device();
 	if (!dev || !(dev->features & CLOCK_EVT_FEAT_C3STOP) ||
 	    !tick_device_is_functional(dev))
 		return;
@@ -984,7 +984,7 @@ void hotplug_cpu__broadcast_tick_pull(int deadcpu)
 	 */
 	if (tick_check_broadcast_expired()) {
 		cpumask_clear_cpu(smp_processor_id(), bc_overdue);
-		tick_program_event(__this_cpu_read(tick_cpu_device.evtdev)->next_event, 1);
+		tick_program_event(tick_this_cpu_device()->next_event, 1);
 	}
 	/* Re-arming queues the broadcast hrtimer on this CPU. */
 	clockevents_program_event(bc, bc->next_event, true);

@@ -47,12 +47,6 @@ ktime_t tick_next_period;
  */
 DEFINE_PER_CPU(struct tick_device, tick_cpu_device);
 
-/* This CPU's tick device.  Context: interrupts disabled. */
-static struct clock_event_device *tick_this_cpu_device(void)
-{
-	return __this_cpu_read(tick_cpu_device.evtdev);
-}
-
 /**
  * tick_is_oneshot_available - whether this CPU's tick may go oneshot
  *
@@ -94,16 +88,25 @@ static void tick_periodic(int cpu)
 	update_process_times(user_mode(get_irq_regs()));
 }
 
-/* tick_next_period, read consistently from any CPU. */
-static ktime_t tick_read_next_period(void)
+/**
+ * tick_read_next_period - tick_next_period, read consistently from any CPU
+ * @basej:	if not NULL, set to jiffies as of the same moment
+ *
+ * Return: when jiffies are due to advance next.
+ */
+ktime_t tick_read_next_period(unsigned long *basej)
 {
+	unsigned long j;
 	unsigned int snap;
 	ktime_t at;
 
 	do {
 		snap = read_seqcount_begin(&jiffies_seq);
 		at = tick_next_period;
+		j = jiffies;
 	} while (read_seqcount_retry(&jiffies_seq, snap));
+	if (basej)
+		*basej = j;
 	return at;
 }
 
@@ -169,7 +172,7 @@ static void tick_start_periods(struct clock_event_device *dev)
 		clockevents_switch_state(dev, CLOCK_EVT_STATE_PERIODIC);
 	} else {
 		clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT);
-		tick_first_future_period(dev, tick_read_next_period(), NULL, 0);
+		tick_first_future_period(dev, tick_read_next_period(NULL), NULL, 0);
 	}
 }
 
@@ -221,6 +224,20 @@ static inline void tick_boot_duty_taken(int cpu) { }
 static inline void tick_boot_duty_offer(int cpu) { }
 #endif
 
+/*
+ * The first multiple of TICK_NSEC after @t: jiffies end on such points,
+ * which the timer code assumes when it rounds a low resolution hrtimer up
+ * to the tick that will expire it.  Never 0, so that the jiffy before it
+ * does not start before boot.
+ */
+static ktime_t tick_grid_point_after(ktime_t t)
+{
+	u32 into;
+
+	div_u64_rem(t, TICK_NSEC, &into);
+	return ktime_add_ns(t, TICK_NSEC - into);
+}
+
 /* The first tick device of @cpu: take the jiffies duty if nobody has it. */
 static void tick_take_duty_if_unowned(int cpu)
 {
@@ -228,7 +245,7 @@ static void tick_take_duty_if_unowned(int cpu)
 		tick_boot_duty_offer(cpu);
 		return;
 	}
-	tick_next_period = ktime_get();
+	tick_next_period = tick_grid_point_after(ktime_get());
 	WRITE_ONCE(tick_do_timer_cpu, cpu);
 	tick_boot_duty_taken(cpu);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Decisions of the tick device layer and the broadcast tick that are
+ * Decisions of the tick device layer, the broadcast tick and NO_HZ that are
  * static in a normal build and visible to their KUnit suites
  * (kernel/time/tick_*_test.c) when KUnit is enabled.
  */
@@ -38,6 +38,16 @@ struct bc_exit_state {
 #define BC_MARK_OVERDUE		0x20	/* let the broadcast handler run its event */
 #define BC_REARM_LOCAL		0x40	/* re-arm its own device */
 
+/* What decides when an idle CPU's tick must fire next (tick-sched.c). */
+struct tick_idle_view {
+	u64 basemono;		/* when jiffies last advanced */
+	u64 next_timer;		/* earliest timer, wheel or hrtimer; KTIME_MAX: none */
+	u64 max_deferment;	/* longest sleep the clocksource allows */
+	bool needs_tick;	/* RCU, irq_work, the arch or a timer softirq wants it */
+	bool stopped;		/* the tick is already stopped */
+	bool keeps_time;	/* the CPU has, or last had, the jiffies duty */
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
 bool tick_device_preferred(const struct clock_event_device *curdev,
 			   const struct clock_event_device *newdev,
@@ -51,6 +61,12 @@ ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
 			    struct cpumask *due, int *next_cpu);
 int tick_broadcast_enter_plan(const struct bc_enter_state *in, unsigned int *todo);
 unsigned int tick_broadcast_exit_plan(const struct bc_exit_state *in);
+u64 tick_jiffies_due(ktime_t now, ktime_t next_period);
+ktime_t tick_period_after(ktime_t grid, ktime_t now);
+u64 tick_skew_offset(unsigned int cpu, unsigned int nr_cpus);
+ktime_t tick_idle_sum_at(ktime_t sum, bool open, ktime_t since, ktime_t now);
+u64 tick_nohz_pick_deadline(const struct tick_idle_view *v);
+bool tick_duty_after_stop(int *owner, int cpu, bool was_last);
 #endif
 
 #endif /* _KERNEL_TIME_TICK_KUNIT_H */

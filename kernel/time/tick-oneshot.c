@@ -11,12 +11,6 @@
 
 #include "tick-internal.h"
 
-/* This CPU's tick device.  Context: interrupts disabled. */
-static struct clock_event_device *tick_this_cpu_device(void)
-{
-	return __this_cpu_read(tick_cpu_device.evtdev);
-}
-
 /* Nothing is pending: disarm @dev until the next expiry. */
 static void tick_park(struct clock_event_device *dev)
 {

@@ -28,7 +28,7 @@ static void tl_out(struct seq_file *m, const char *fmt, ...)
 }
 
 /* One "  .name           : value" line, optionally in nanoseconds. */
-static void tl_field(struct seq_file *m, const char *name, u64 value, bool ns)
+static void __maybe_unused tl_field(struct seq_file *m, const char *name, u64 value, bool ns)
 {
 	tl_out(m, "  .%-15s: %llu%s\n", name, value, ns ? " nsecs" : "");
 }

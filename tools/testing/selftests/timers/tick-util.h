@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the tick selftests (tick-hotplug, clockevents-sysfs,
- * timer-list): whether a CPU is online, how far jiffies got, and which
- * CPUs /proc/timer_list shows a tick device for.
+ * timer-list, idle-ticks, highres, timer-stress): whether a CPU is online,
+ * taking it offline and back, how far jiffies got, which CPUs
+ * /proc/timer_list shows a tick device for, the tick period and HZ, and
+ * per-CPU fields of /proc/timer_list.
  */
 #ifndef TICK_UTIL_H
 #define TICK_UTIL_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/times.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -47,6 +52,26 @@ static inline int tick_cpu_online(int cpu)
 }
 
 /*
+ * Write @online (0 or 1) to @cpu's "online" file.  0 when the kernel took
+ * it, else -errno: ENOENT when the CPU has no such file, EBUSY when it may
+ * not go offline (the last online CPU, or a boot CPU that must stay).
+ */
+static inline int tick_set_cpu_online(int cpu, int online)
+{
+	char path[64], val = online ? '1' : '0';
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, &val, 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
  * Set has_dev[cpu] for each CPU below @max whose tick device is not
  * <NULL>, and *has_bc when there is a broadcast device section.
  * Returns the number of CPUs with a tick device, -1 without timer_list.
@@ -78,6 +103,93 @@ static inline int tick_read_devices(int *has_dev, int max, int *has_bc)
 	}
 	fclose(f);
 	return n;
+}
+
+/*
+ * The tick period, TICK_NSEC, in nanoseconds: the kernel reports it as the
+ * resolution of CLOCK_MONOTONIC_COARSE in every tick mode, with or without
+ * high resolution timers.  -1 when it cannot be read.
+ */
+static inline long long tick_period_ns(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || res.tv_nsec <= 0)
+		return -1;
+	return res.tv_nsec;
+}
+
+/*
+ * HZ of the running kernel, from its tick period.  -1 when the period is
+ * not TICK_NSEC of a whole HZ, rounded as the kernel rounds it, so that a
+ * resolution that is no tick period is not taken for one.
+ */
+static inline int tick_hz(void)
+{
+	long long period = tick_period_ns(), hz;
+
+	if (period <= 0)
+		return -1;
+	hz = (1000000000LL + period / 2) / period;
+	if (!hz || (1000000000LL + hz / 2) / hz != period)
+		return -1;
+	return hz;
+}
+
+/*
+ * Set val[cpu] for each CPU below @max whose /proc/timer_list record has
+ * a "  .@field : N" line, and -1 for the others.  Fields that exist only
+ * in some configurations (.nohz, .hres_active) are absent, not 0, when
+ * the kernel lacks them.  Returns how many CPUs have the field, -1
+ * without timer_list (errno tells why).
+ */
+static inline int tick_cpu_field(const char *field, long long *val, int max)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	int cpu = -1, n = 0, i;
+	char line[256], name[32];
+	long long v;
+
+	for (i = 0; i < max; i++)
+		val[i] = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu: %d", &cpu) == 1)
+			continue;
+		/* The tick device records that follow have no "  .name" fields. */
+		if (!strncmp(line, "Tick Device:", 12))
+			cpu = -1;
+		if (cpu < 0 || cpu >= max)
+			continue;
+		if (sscanf(line, " .%31[^ :] : %lld", name, &v) == 2 &&
+		    !strcmp(name, field)) {
+			val[cpu] = v;
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * jiffies as /proc/timer_list prints them, in HZ units (tick_jiffies()
+ * counts in USER_HZ).  -1 when timer_list prints none, as on a kernel
+ * without CONFIG_TICK_ONESHOT, or cannot be read.
+ */
+static inline long long tick_list_jiffies(void)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	long long j = -1;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "jiffies: %lld", &j) == 1)
+			break;
+	fclose(f);
+	return j;
 }
 
 #endif /* TICK_UTIL_H */

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * idle-ticks: how many timer interrupts each online CPU takes per second
+ * while the system sleeps, against what the running kernel says its tick
+ * does.  Nothing is hard-wired: HZ comes from the kernel's tick period and
+ * the tick mode of each CPU from /proc/timer_list.
+ *
+ * - HZ from the tick period agrees with how fast timer_list's jiffies move;
+ * - a CPU whose record says ".nohz: 1" may stop its tick in idle: it takes
+ *   at most idle_bound(HZ) timer interrupts per second;
+ * - any other CPU runs a periodic tick, from its own device or from the
+ *   broadcast device: HZ interrupts per second within 10 %;
+ * - no CPU has NO_HZ active when the command line says nohz=off;
+ * - where NO_HZ is active, .idle_sleeps (tick stopped in idle) grows;
+ * - where it is not, .tick_stopped stays 0.
+ *
+ * Timer interrupts are counted as tick-assert counts them: the rows of
+ * /proc/interrupts labelled LOC or whose description names a timer.
+ * /proc/timer_list is needed (root): without it nothing can be expected,
+ * so that fails the test.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kselftest.h"
+#include "tick-util.h"
+
+#define NSEC_PER_SEC 1000000000LL
+#define MAX_CPUS 256
+#define IDLE_S 5
+
+/* What timer_list says of every CPU at one moment. */
+struct tl_state {
+	long long nohz[MAX_CPUS];
+	long long idle_sleeps[MAX_CPUS];
+	long long tick_stopped[MAX_CPUS];
+	long long tl_jiffies;	/* as timer_list prints them, or -1 */
+	long long jiffies_at;	/* CLOCK_MONOTONIC when they were read */
+};
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * The most timer interrupts per second a CPU whose tick is stopped may take
+ * while idle.  It only wakes for timers that are due (RCU, vmstat,
+ * watchdogs, this test's own wake-up), and QEMU TCG guests show about
+ * 5-20/s of such background; 40/s is twice that.  At high HZ the bound
+ * grows to HZ/5 so that the noise never comes near it, while a tick that
+ * does not stop, or stops for less than four fifths of the time, still
+ * exceeds it.
+ */
+static double idle_bound(int hz)
+{
+	return hz / 5 > 40 ? hz / 5 : 40;
+}
+
+static int take_state(struct tl_state *s)
+{
+	if (tick_cpu_field("nohz", s->nohz, MAX_CPUS) < 0 ||
+	    tick_cpu_field("idle_sleeps", s->idle_sleeps, MAX_CPUS) < 0 ||
+	    tick_cpu_field("tick_stopped", s->tick_stopped, MAX_CPUS) < 0)
+		return -errno;
+	s->jiffies_at = now_ns();
+	s->tl_jiffies = tick_list_jiffies();
+	return 0;
+}
+
+/*
+ * tick-assert's rule: x86 counts its local APIC timer, and the broadcast
+ * IPIs that stand in for it, as LOC; elsewhere the description names the
+ * device ("timer" for the IO-APIC/PIT timer, arch_timer and sp804, "twd",
+ * "hpet") or the broadcast IPI ("Timer broadcast interrupts" on ARM).
+ */
+static int is_timer_row(const char *label, const char *desc)
+{
+	return !strcmp(label, "LOC") || strstr(desc, "timer") || strstr(desc, "Timer") ||
+	       strstr(desc, "twd") || strstr(desc, "hpet");
+}
+
+/*
+ * Add the per-CPU counts of one /proc/interrupts row to @sum when it is a
+ * timer's.  @col_cpu maps the @ncols columns to CPU numbers.
+ */
+static void add_row(char *line, const int *col_cpu, int ncols, unsigned long long *sum)
+{
+	unsigned long long v[MAX_CPUS];
+	char *colon = strchr(line, ':'), *label = line, *p, *end;
+	int i;
+
+	if (!colon)
+		return;
+	*colon = '\0';
+	while (*label == ' ')
+		label++;
+	p = colon + 1;
+	for (i = 0; i < ncols; i++) {
+		v[i] = strtoull(p, &end, 10);
+		if (end == p)
+			return;	/* not a per-CPU row, like ERR and MIS */
+		p = end;
+	}
+	if (!is_timer_row(label, p))
+		return;
+	for (i = 0; i < ncols; i++)
+		sum[col_cpu[i]] += v[i];
+}
+
+/*
+ * Timer interrupts so far per CPU, in @sum; @has_col[cpu] is set for the
+ * CPUs /proc/interrupts has a column for (the online ones).  0 or -errno.
+ */
+static int read_timer_irqs(unsigned long long *sum, int *has_col)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	int col_cpu[MAX_CPUS], ncols = 0, cpu, off;
+	char *line = NULL, *p;
+	size_t len = 0;
+
+	memset(sum, 0, sizeof(*sum) * MAX_CPUS);
+	memset(has_col, 0, sizeof(*has_col) * MAX_CPUS);
+	if (!f)
+		return -errno;
+	if (getline(&line, &len, f) > 0)
+		for (p = line; ncols < MAX_CPUS && sscanf(p, " CPU%d%n", &cpu, &off) == 1;
+		     p += off)
+			if (cpu >= 0 && cpu < MAX_CPUS) {
+				col_cpu[ncols++] = cpu;
+				has_col[cpu] = 1;
+			}
+	while (ncols && getline(&line, &len, f) > 0)
+		add_row(line, col_cpu, ncols, sum);
+	free(line);
+	fclose(f);
+	return ncols ? 0 : -ENODATA;
+}
+
+/* What the kernel's kstrtobool() makes of @s: 1, 0, or -1 when it rejects it. */
+static int kernel_bool(const char *s)
+{
+	if (*s == 'o' || *s == 'O')
+		return s[1] == 'n' || s[1] == 'N' ? 1 : s[1] == 'f' || s[1] == 'F' ? 0 : -1;
+	if (*s && strchr("yYtT1", *s))
+		return 1;
+	if (*s && strchr("nNfF0", *s))
+		return 0;
+	return -1;
+}
+
+/*
+ * 1 when the command line turns NO_HZ off: the last nohz= the kernel
+ * accepts says false.  It ignores values kstrtobool() rejects, and so does
+ * this.  Words after "--" belong to init.
+ */
+static int cmdline_nohz_off(void)
+{
+	FILE *f = fopen("/proc/cmdline", "r");
+	char buf[4096] = "", *word, *save;
+	int off = 0, v;
+
+	if (f && !fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	for (word = strtok_r(buf, " ", &save); word && strcmp(word, "--");
+	     word = strtok_r(NULL, " ", &save)) {
+		v = strncmp(word, "nohz=", 5) ? -1 : kernel_bool(word + 5);
+		if (v >= 0)
+			off = !v;
+	}
+	return off;
+}
+
+/* HZ from the tick period against the jiffies timer_list printed. */
+static void check_hz(const struct tl_state *a, const struct tl_state *b, int hz)
+{
+	double rate;
+
+	if (a->tl_jiffies < 0 || b->tl_jiffies < 0) {
+		ksft_test_result_skip("HZ %d: timer_list prints no jiffies to check it against\n",
+				      hz);
+		return;
+	}
+	rate = (double)(b->tl_jiffies - a->tl_jiffies) * NSEC_PER_SEC /
+	       (b->jiffies_at - a->jiffies_at);
+	/* Two jiffies of reading error in IDLE_S s are well inside 5 %. */
+	ksft_test_result(rate >= hz * 0.95 && rate <= hz * 1.05,
+			 "HZ %d from the %lld ns tick period; jiffies advance %.1f/s\n",
+			 hz, tick_period_ns(), rate);
+}
+
+/* Judge one CPU's rate; @why gets the expectation it was held to. */
+static int rate_ok(double rate, int nohz, int hz, char *why, size_t len)
+{
+	if (nohz) {
+		snprintf(why, len, "NO_HZ active: at most %.0f/s", idle_bound(hz));
+		return rate <= idle_bound(hz);
+	}
+	snprintf(why, len, "periodic: %d/s within 10 %%", hz);
+	return rate >= hz * 0.9 && rate <= hz * 1.1;
+}
+
+/* What the per-CPU cases found, for the cases about all CPUs. */
+struct tally {
+	int nohz_cpus;		/* CPUs with NO_HZ active throughout */
+	int nohz_cpu;		/* one of them, or -1 */
+	int sleeps_grew;	/* .idle_sleeps grew on one of them */
+	int periodic_cpus;	/* CPUs without NO_HZ throughout */
+	int stopped_known;	/* timer_list prints .tick_stopped for them */
+	int stopped_cpu;	/* one of them whose tick was stopped, or -1 */
+};
+
+/* One online CPU's idle rate of @irqs interrupts in @dt seconds. */
+static void check_cpu(int cpu, const struct tl_state *a, const struct tl_state *b,
+		      unsigned long long irqs, int has_col, double dt, int hz,
+		      struct tally *t)
+{
+	double rate = irqs / dt;
+	int nohz = a->nohz[cpu] == 1;
+	char why[64];
+
+	ksft_print_msg("cpu%d: %.1f irq/s, nohz %lld, idle_sleeps +%lld, tick_stopped %lld\n",
+		       cpu, rate, a->nohz[cpu],
+		       b->idle_sleeps[cpu] - a->idle_sleeps[cpu], b->tick_stopped[cpu]);
+	if (!has_col) {
+		ksft_test_result_fail("cpu%d: online but no column in /proc/interrupts\n", cpu);
+		return;
+	}
+	/* NO_HZ does not switch off; a switch on mid-way mixes two rates. */
+	if (a->nohz[cpu] != b->nohz[cpu]) {
+		ksft_test_result_fail("cpu%d: .nohz went from %lld to %lld in the interval\n",
+				      cpu, a->nohz[cpu], b->nohz[cpu]);
+		return;
+	}
+	ksft_test_result(rate_ok(rate, nohz, hz, why, sizeof(why)),
+			 "cpu%d: %.1f timer irq/s over %.1f s idle, %s\n", cpu, rate, dt, why);
+	if (nohz) {
+		t->nohz_cpus++;
+		t->nohz_cpu = cpu;
+		t->sleeps_grew |= b->idle_sleeps[cpu] > a->idle_sleeps[cpu];
+		return;
+	}
+	t->periodic_cpus++;
+	t->stopped_known |= a->tick_stopped[cpu] >= 0;
+	if (a->tick_stopped[cpu] == 1 || b->tick_stopped[cpu] == 1)
+		t->stopped_cpu = cpu;
+}
+
+static void check_cmdline(const struct tally *t)
+{
+	if (!cmdline_nohz_off())
+		ksft_test_result_skip("no nohz=off on the command line to cross-check\n");
+	else if (t->nohz_cpu >= 0)
+		ksft_test_result_fail("nohz=off on the command line, but cpu%d has NO_HZ\n",
+				      t->nohz_cpu);
+	else
+		ksft_test_result_pass("nohz=off on the command line: no CPU has NO_HZ\n");
+}
+
+static void check_idle_sleeps(const struct tally *t)
+{
+	if (!t->nohz_cpus)
+		ksft_test_result_skip("NO_HZ is active on no CPU: the tick does not stop\n");
+	else
+		ksft_test_result(t->sleeps_grew, "NO_HZ: .idle_sleeps grew on some of %d CPUs\n",
+				 t->nohz_cpus);
+}
+
+static void check_never_stopped(const struct tally *t)
+{
+	if (!t->periodic_cpus)
+		ksft_test_result_skip("NO_HZ is active on every CPU: the tick may stop\n");
+	else if (!t->stopped_known)
+		ksft_test_result_skip("no .tick_stopped in timer_list: the tick cannot stop\n");
+	else if (t->stopped_cpu >= 0)
+		ksft_test_result_fail("cpu%d without NO_HZ had its tick stopped\n",
+				      t->stopped_cpu);
+	else
+		ksft_test_result_pass("tick never stopped on the %d CPUs without NO_HZ\n",
+				      t->periodic_cpus);
+}
+
+/* Sleep IDLE_S seconds to an absolute deadline, which no signal stretches. */
+static double idle_interval(void)
+{
+	struct timespec until;
+	long long t0 = now_ns();
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += IDLE_S;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+		;
+	return (double)(now_ns() - t0) / NSEC_PER_SEC;
+}
+
+int main(void)
+{
+	static unsigned long long irq0[MAX_CPUS], irq1[MAX_CPUS];
+	static int col0[MAX_CPUS], col1[MAX_CPUS];
+	static struct tl_state a, b;
+	struct tally t = { .nohz_cpu = -1, .stopped_cpu = -1 };
+	int hz = tick_hz(), cpu, ncpus = 0, ret;
+	double dt;
+
+	ksft_print_header();
+	if (hz <= 0)
+		ksft_exit_fail_msg("no HZ from CLOCK_MONOTONIC_COARSE's resolution (%lld ns)\n",
+				   tick_period_ns());
+	if (take_state(&a))
+		ksft_exit_fail_msg("cannot read /proc/timer_list (%s): it tells if ticks stop\n",
+				   strerror(errno));
+	ret = read_timer_irqs(irq0, col0);
+	if (ret)
+		ksft_exit_fail_msg("cannot read /proc/interrupts: %s\n", strerror(-ret));
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		ncpus += tick_cpu_online(cpu) == 1;
+	ksft_set_plan(ncpus + 4);
+
+	dt = idle_interval();
+	read_timer_irqs(irq1, col1);
+	if (take_state(&b))
+		ksft_exit_fail_msg("cannot read /proc/timer_list again: %s\n", strerror(errno));
+
+	check_hz(&a, &b, hz);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (tick_cpu_online(cpu) == 1)
+			check_cpu(cpu, &a, &b, irq1[cpu] - irq0[cpu], col0[cpu] && col1[cpu],
+				  dt, hz, &t);
+	check_cmdline(&t);
+	check_idle_sleeps(&t);
+	check_never_stopped(&t);
+	ksft_finished();
+}
