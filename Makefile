@@ -2,13 +2,15 @@
 # Everything is done by harness/th; see README.md.
 TH := harness/th
 
-.PHONY: run check bench series deps tree clean
+.PHONY: run check bench soak series deps tree clean
 run:
 	@$(TH) run
 check:
 	@$(TH) check
 bench:
 	@$(TH) bench
+soak:
+	@$(TH) soak
 series:
 	@$(TH) series
 deps:

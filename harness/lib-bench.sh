@@ -58,6 +58,12 @@ bench_text() {
 		"$obj"/kernel/time/timer_list.o 2>/dev/null | awk 'END { print $1 }'
 }
 
+# Which flavour boots first alternates per round, so that neither always
+# runs right after the other (host caches, a neighbour's load).
+bench_order() {
+	if [ $(($1 % 2)) -eq 1 ]; then echo upstream ours; else echo ours upstream; fi
+}
+
 bench_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0 || a == "nan" || b == "nan") print "n/a"; else printf "%.2f", a / b }'
 }
@@ -78,7 +84,7 @@ bench_main() {
 	mkdir -p "$B/bench/logs"
 	for round in $(seq "$BENCH_ROUNDS"); do
 		while read -r metric entry mode idle; do
-			for flavour in upstream ours; do
+			for flavour in $(bench_order "$round"); do
 				say "bench round $round: $metric $entry $flavour"
 				log=$(bench_boot "$entry" "$flavour" "$mode" "$idle" "$round")
 				bench_record "$metric" "$entry" "$flavour" "$log"
@@ -95,7 +101,7 @@ bench_record() {
 	cyclictest) echo "$metric $entry $flavour $(bench_latency "$log")" ;;
 	*) echo "$metric $entry $flavour $(bench_rate "$log")" ;;
 	esac >>"$B/bench/raw"
-	if log_clean "$log" | grep -qE "$BAD_PATTERNS"; then
+	if [ -n "$(log_splats "$log")" ]; then
 		echo "splat $entry $flavour $log" >>"$B/bench/raw"
 		say "bench: kernel splat in $log"
 	fi

@@ -4,6 +4,9 @@
 # Console lines that fail an entry wherever they appear (the kernel command
 # line is left out of the scan, it echoes our own parameters).
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|lockdep|NOHZ tick-stop error|hung task|blocked for more than|detected stall|UBSAN:|KASAN:|ODEBUG:|general protection fault'
+# Lines that match BAD_PATTERNS but report no problem: a lockdep kernel's
+# boot banner.
+BENIGN_LINES='rcu:[[:space:]]+RCU lockdep checking is enabled\.$'
 
 MATRIX_COLS="name build board cpu smp cmdline tests kunit expect"
 
@@ -67,6 +70,9 @@ tier_timeout() {
 	full) echo 1500 ;;
 	timing) echo 700 ;;
 	fast) echo 400 ;;
+	stress) echo 900 ;;
+	soak) echo 1800 ;;
+	soak-arm) echo 600 ;;
 	*) echo 300 ;;
 	esac
 }
@@ -85,11 +91,16 @@ boot_qemu() {
 # Strip carriage returns and the kernel command line from a console log.
 log_clean() { tr -d '\r' <"$1" | grep -v 'Kernel command line:'; }
 
+# The kernel's reports of trouble in a log, numbered by line.
+log_splats() {
+	log_clean "$1" | grep -nE "$BAD_PATTERNS" | grep -vE "$BENIGN_LINES" || true
+}
+
 # judge_log LOG KUNIT RESULT_PREFIX: print one reason per problem; the
 # KUnit suites go to RESULT_PREFIX.kunit as "PASS suite" / "FAIL suite".
 judge_log() {
 	local log=$1 kunit=$2 res=$3 bad
-	bad=$(log_clean "$log" | grep -nE "$BAD_PATTERNS" | head -n 5 || true)
+	bad=$(log_splats "$log" | head -n 5)
 	[ -z "$bad" ] || echo "kernel splat in the log:" "$bad"
 	log_clean "$log" | grep -q '^TH-DONE' ||
 		echo "no TH-DONE: the guest hung, panicked or timed out"
@@ -152,6 +163,7 @@ boot_entry() {
 	done
 	[ "$cpu" = - ] && cpu=""
 	[ "$cmdline" = - ] && cmdline=""
+	tests=${TH_TIER:-$tests}
 	obj=$B/obj/$flavour-$build
 	log=$B/logs/$flavour/$entry.log
 	res=$B/results/$flavour/$entry
@@ -231,6 +243,16 @@ matrix_report() {
 	done
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
+}
+
+# make soak's figures from a guest log: load, wake-ups, hotplug and
+# suspend cycles, and the kernel's reports (which also fail the entry).
+soak_figures() {
+	local log=$1
+	echo "---- soak figures: $log"
+	log_clean "$log" | sed -n 's/^# # \(bogo-ops total.*\|all: .*\|cycle [0-9]*: .*\)$/  \1/p'
+	log_clean "$log" | sed -n 's/^# \(\(not \)\{0,1\}ok [0-9]* .*\(overshoot\|hotplug\|sleepers\|cycle\).*\)$/  \1/p'
+	echo "  splats: $(log_splats "$log" | wc -l)"
 }
 
 # A short report of one entry's tick, then its whole /proc/timer_list.

@@ -176,10 +176,10 @@ initramfs_build() {
 	echo "$hash" >"$out.hash"
 }
 
-# Dynamically linked host tools (cyclictest) with the libraries they load.
+# Dynamically linked host tools (cyclictest, stress-ng) with the libraries they load.
 userspace_add_host_tools() {
 	local root=$1 tool lib
-	for tool in /usr/bin/cyclictest; do
+	for tool in /usr/bin/cyclictest /usr/bin/stress-ng; do
 		[ -x "$tool" ] || continue
 		cp "$tool" "$root/usr/bin/"
 		for lib in $(ldd "$tool" | grep -o '/[^ ]*'); do
