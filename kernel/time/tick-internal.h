@@ -31,7 +31,7 @@ static inline struct clock_event_device *tick_this_cpu_device(void)
 	return __this_cpu_read(tick_cpu_device.evtdev);
 }
 
-extern ktime_t tick_read_next_period(unsigned long *basej);
+ktime_t tick_read_next_period(unsigned long *basej);
 extern void tick_setup_periodic(struct clock_event_device *dev, int broadcast);
 extern void tick_handle_periodic(struct clock_event_device *dev);
 extern void tick_check_new_device(struct clock_event_device *dev);

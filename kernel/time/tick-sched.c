@@ -118,11 +118,10 @@ static bool tick_jiffies_maybe_due(ktime_t now)
 
 	if (IS_ENABLED(CONFIG_64BIT)) {
 		/*
-		 * Pairs with the release in tick_publish_next_period(); the
-		 * periodic tick's plain stores are only seen late, which
+		 * The periodic tick's plain stores are only seen late, which
 		 * the check under the lock absorbs.
 		 */
-		next = smp_load_acquire(&tick_next_period);
+		next = smp_load_acquire(&tick_next_period); /* tick_publish_next_period() */
 	} else {
 		/* The halves of a 64-bit value are consistent only under the seqcount. */
 		next = tick_read_next_period(NULL);
