@@ -39,21 +39,6 @@
 #define TFD_AHEAD_NS 1000000LL
 #define TFD_GIVE_UP_MS 10000
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct timespec to_timespec(long long ns)
-{
-	struct timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-
-	return ts;
-}
-
 /*
  * Whether high resolution timers are active: 1, 0, or -1 when online CPUs
  * disagree (in @why).  Both per-CPU flags are read: hrtimer's hres_active
@@ -110,11 +95,11 @@ static void check_getres(int active, long long period, int hz)
 /* Sleep @ns relative to now; returns how long it took, -1 with errno set on error. */
 static long long sleep_rel(long long ns)
 {
-	struct timespec ts = to_timespec(ns);
-	long long t0 = now_ns();
+	struct timespec ts = tick_ns_to_ts(ns);
+	long long t0 = tick_now_ns();
 
 	errno = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
-	return errno ? -1 : now_ns() - t0;
+	return errno ? -1 : tick_now_ns() - t0;
 }
 
 /*
@@ -123,12 +108,12 @@ static long long sleep_rel(long long ns)
  */
 static long long sleep_abs_late(long long ns)
 {
-	long long deadline = now_ns() + ns;
-	struct timespec ts = to_timespec(deadline);
+	long long deadline = tick_now_ns() + ns;
+	struct timespec ts = tick_ns_to_ts(deadline);
 
 	if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
 		return -ns;
-	return now_ns() - deadline;
+	return tick_now_ns() - deadline;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -214,8 +199,8 @@ static void check_timerfd_abs(void)
 		ksft_test_result_fail("timerfd_create(CLOCK_MONOTONIC): %s\n", strerror(errno));
 		return;
 	}
-	deadline = now_ns() + TFD_AHEAD_NS;
-	its.it_value = to_timespec(deadline);
+	deadline = tick_now_ns() + TFD_AHEAD_NS;
+	its.it_value = tick_ns_to_ts(deadline);
 	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL)) {
 		ksft_test_result_fail("timerfd_settime(TFD_TIMER_ABSTIME): %s\n", strerror(errno));
 		close(fd);
@@ -225,7 +210,7 @@ static void check_timerfd_abs(void)
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	ready = poll(&pfd, 1, TFD_GIVE_UP_MS);
-	woke = now_ns();
+	woke = tick_now_ns();
 	if (ready == 1 && read(fd, &expiries, sizeof(expiries)) != sizeof(expiries))
 		expiries = 0;
 	close(fd);

@@ -41,14 +41,6 @@ struct tl_state {
 	long long jiffies_at;	/* CLOCK_MONOTONIC when they were read */
 };
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /*
  * The most timer interrupts per second a CPU whose tick is stopped may take
  * while idle.  It only wakes for timers that are due (RCU, vmstat,
@@ -69,7 +61,7 @@ static int take_state(struct tl_state *s)
 	    tick_cpu_field("idle_sleeps", s->idle_sleeps, MAX_CPUS) < 0 ||
 	    tick_cpu_field("tick_stopped", s->tick_stopped, MAX_CPUS) < 0)
 		return -errno;
-	s->jiffies_at = now_ns();
+	s->jiffies_at = tick_now_ns();
 	s->tl_jiffies = tick_list_jiffies();
 	return 0;
 }
@@ -293,13 +285,13 @@ static void check_never_stopped(const struct tally *t)
 static double idle_interval(void)
 {
 	struct timespec until;
-	long long t0 = now_ns();
+	long long t0 = tick_now_ns();
 
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += IDLE_S;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
 		;
-	return (double)(now_ns() - t0) / NSEC_PER_SEC;
+	return (double)(tick_now_ns() - t0) / NSEC_PER_SEC;
 }
 
 int main(void)

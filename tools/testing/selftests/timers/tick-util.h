@@ -192,4 +192,25 @@ static inline long long tick_list_jiffies(void)
 	return j;
 }
 
+#ifndef NSEC_PER_SEC
+#define NSEC_PER_SEC 1000000000LL
+#endif
+
+/* CLOCK_MONOTONIC now, in nanoseconds. */
+static inline long long tick_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* @ns nanoseconds as a timespec. */
+static inline struct timespec tick_ns_to_ts(long long ns)
+{
+	struct timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+
+	return ts;
+}
+
 #endif /* TICK_UTIL_H */

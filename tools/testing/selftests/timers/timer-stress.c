@@ -127,25 +127,10 @@ static int stop;		/* set by main when the sleepers should finish */
 static sigset_t timer_sigs;	/* the POSIX timers' signal, blocked everywhere */
 static int load_pgrp;		/* for the watchdog to kill, set atomically */
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct timespec ns_to_ts(long long ns)
-{
-	struct timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-
-	return ts;
-}
-
 /* Sleep to the absolute CLOCK_MONOTONIC time @ns, which no signal stretches. */
 static void sleep_until(long long ns)
 {
-	struct timespec ts = ns_to_ts(ns);
+	struct timespec ts = tick_ns_to_ts(ns);
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
@@ -167,7 +152,7 @@ static long long wait_length(unsigned int *seed)
 /* Arm @fd @len_ns from now and read its expiry count. */
 static int wait_timerfd(int fd, long long len_ns)
 {
-	struct itimerspec its = { .it_value = ns_to_ts(len_ns) };
+	struct itimerspec its = { .it_value = tick_ns_to_ts(len_ns) };
 	uint64_t expiries;
 	ssize_t n;
 
@@ -182,7 +167,7 @@ static int wait_timerfd(int fd, long long len_ns)
 /* Arm @timer for the absolute time @due_ns and take its signal. */
 static int wait_posix_timer(timer_t timer, long long due_ns)
 {
-	struct itimerspec its = { .it_value = ns_to_ts(due_ns) };
+	struct itimerspec its = { .it_value = tick_ns_to_ts(due_ns) };
 	siginfo_t si;
 	int sig;
 
@@ -204,17 +189,17 @@ static int wait_posix_timer(timer_t timer, long long due_ns)
  */
 static int wait_once(struct sleeper *s, int kind, long long len_ns, long long *late_ns)
 {
-	long long due = now_ns() + len_ns;
+	long long due = tick_now_ns() + len_ns;
 	struct timespec ts;
 	int ret;
 
 	switch (kind) {
 	case WAIT_REL:
-		ts = ns_to_ts(len_ns);
+		ts = tick_ns_to_ts(len_ns);
 		ret = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 		break;
 	case WAIT_ABS:
-		ts = ns_to_ts(due);
+		ts = tick_ns_to_ts(due);
 		ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		break;
 	case WAIT_TIMERFD:
@@ -224,7 +209,7 @@ static int wait_once(struct sleeper *s, int kind, long long len_ns, long long *l
 		ret = wait_posix_timer(s->timer, due);
 		break;
 	}
-	*late_ns = now_ns() - due;
+	*late_ns = tick_now_ns() - due;
 	return ret;
 }
 
@@ -319,10 +304,10 @@ static int stop_sleepers(int n)
 	int i, stuck = 0;
 
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	deadline = now_ns() + STUCK_AFTER_S * NSEC_PER_SEC;
+	deadline = tick_now_ns() + STUCK_AFTER_S * NSEC_PER_SEC;
 	for (i = 0; i < n; i++) {
 		while (!__atomic_load_n(&sleepers[i].done, __ATOMIC_ACQUIRE) &&
-		       now_ns() < deadline)
+		       tick_now_ns() < deadline)
 			usleep(1000);
 		if (__atomic_load_n(&sleepers[i].done, __ATOMIC_ACQUIRE)) {
 			pthread_join(sleepers[i].thread, NULL);
@@ -463,7 +448,7 @@ static void start_load(struct load *l, int duration)
 		l->pid = -errno;
 		return;
 	}
-	l->started = now_ns();
+	l->started = tick_now_ns();
 	l->pid = fork();
 	if (!l->pid) {
 		/* Its timers must not find our blocked signal. */
@@ -497,7 +482,7 @@ static int reaped(struct load *l)
 static int wait_load(struct load *l, long long deadline_ns)
 {
 	while (!reaped(l)) {
-		if (now_ns() >= deadline_ns)
+		if (tick_now_ns() >= deadline_ns)
 			return 0;
 		usleep(10000);
 	}
@@ -518,7 +503,7 @@ static void finish_load(struct load *l, int duration)
 		goto out;
 	l->stopped = 1;
 	kill(l->pid, SIGINT);
-	if (wait_load(l, now_ns() + LOAD_KILL_S * NSEC_PER_SEC))
+	if (wait_load(l, tick_now_ns() + LOAD_KILL_S * NSEC_PER_SEC))
 		goto out;
 	kill(-l->pid, SIGKILL);
 	waitpid(l->pid, &l->status, 0);
@@ -655,10 +640,10 @@ static void find_hotplug_cpus(struct hotplug *h)
  */
 static int jiffies_move(unsigned long j0)
 {
-	long long deadline = now_ns() + JIFFIES_WAIT_S * NSEC_PER_SEC;
+	long long deadline = tick_now_ns() + JIFFIES_WAIT_S * NSEC_PER_SEC;
 
 	while (tick_jiffies() == j0) {
-		if (now_ns() >= deadline)
+		if (tick_now_ns() >= deadline)
 			return 0;
 		usleep(1000);
 	}
@@ -771,7 +756,7 @@ static void run_hotplug(struct hotplug *h, int cycles, long long t0, int duratio
 
 	for (nr = 1; nr <= cycles && h->ncpus; nr++) {
 		sleep_until(t0 + (nr - 1) * duration * NSEC_PER_SEC / cycles);
-		if (now_ns() > last_start) {
+		if (tick_now_ns() > last_start) {
 			h->failures++;
 			snprintf(h->first_failure, sizeof(h->first_failure),
 				 "cycle %d not started %d s after the end of the load", nr,
@@ -885,7 +870,7 @@ int main(int argc, char **argv)
 
 	start_sleepers(nsleepers);
 	start_load(&load, duration);
-	t0 = now_ns();
+	t0 = tick_now_ns();
 	if (cycles)
 		run_hotplug(&hp, cycles, t0, duration);
 	sleep_until(t0 + duration * NSEC_PER_SEC);
