@@ -28,40 +28,77 @@ entry_field() {
 matrix_entries() { table "$H/matrix" | awk '{ print $1 }'; }
 
 # Board facts: QEMU command, console, user-space flavour, image, device tree.
+# A board may carry a device-tree fault after '+' (versatilepb+sp804-noirq):
+# it then boots a copy of its device tree with one property removed.
+board_base() { echo "${1%%+*}"; }
+
 board_qemu() {
-	local board=$1 obj=$2 cpu=$3 smp=$4
-	case "$board" in
+	local board=$1 obj=$2 cpu=$3 smp=$4 dtb
+	case "$(board_base "$board")" in
 	q35)
 		echo "qemu-system-x86_64 -M q35 -m 512 -smp $smp" \
 			"${cpu:+-cpu $cpu} -kernel $obj/arch/x86/boot/bzImage"
 		;;
 	versatilepb)
+		dtb=$(board_dtb "$board" "$obj" arm/versatile-pb.dtb)
 		echo "qemu-system-arm -M versatilepb -m 128" \
-			"-kernel $obj/arch/arm/boot/zImage" \
-			"-dtb $obj/arch/arm/boot/dts/arm/versatile-pb.dtb"
+			"-kernel $obj/arch/arm/boot/zImage -dtb $dtb"
 		;;
 	vexpress-a9)
+		dtb=$(board_dtb "$board" "$obj" arm/vexpress-v2p-ca9.dtb)
 		echo "qemu-system-arm -M vexpress-a9 -m 256 -smp $smp" \
-			"-kernel $obj/arch/arm/boot/zImage" \
-			"-dtb $obj/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb"
+			"-kernel $obj/arch/arm/boot/zImage -dtb $dtb"
 		;;
 	*) die "unknown board $board" ;;
 	esac
 }
 
 board_console() {
-	case "$1" in
+	case "$(board_base "$1")" in
 	q35) echo ttyS0 ;;
 	*) echo ttyAMA0 ;;
 	esac
 }
 
 board_userspace() {
-	case "$1" in
+	case "$(board_base "$1")" in
 	q35) echo x86_64 ;;
 	versatilepb) echo armel ;;
 	vexpress-a9) echo armhf ;;
 	esac
+}
+
+# dt_fault FAULT: the node and the property the fault removes.
+dt_fault() {
+	case "$1" in
+	sp804-noirq) echo "timer@101e2000 interrupts" ;;
+	sp804-noclk) echo "timer@101e2000 clocks" ;;
+	*) die "unknown device-tree fault $1" ;;
+	esac
+}
+
+# board_dtb BOARD OBJ DTB: the path of the board's device tree blob, built
+# from DTB (relative to the kernel's dts folder) with the board's fault.
+board_dtb() {
+	local board=$1 obj=$2 dtb=$obj/arch/arm/boot/dts/$3 fault node prop out
+	local dtc=$obj/scripts/dtc/dtc
+	case "$board" in
+	*+*) fault=${board#*+} ;;
+	*) echo "$dtb"; return 0 ;;
+	esac
+	read -r node prop <<<"$(dt_fault "$fault")"
+	out=$obj/th-dt/$(basename "$dtb" .dtb)-$fault
+	mkdir -p "$obj/th-dt"
+	"$dtc" -q -I dtb -O dts -o "$out.orig.dts" "$dtb"
+	awk -v node="$node" -v prop="$prop" '
+		$1 == node && $2 == "{" { inside = 1 }
+		inside && $1 == prop && $2 == "=" { removed++; next }
+		inside && $1 == "};" { inside = 0 }
+		{ print }
+		END { exit removed == 1 ? 0 : 3 }' "$out.orig.dts" >"$out.dts" ||
+		die "$fault: no property '$prop' in node '$node' of $dtb"
+	"$dtc" -q -I dts -O dtb -o "$out.dtb" "$out.dts"
+	echo "$out.dtb"
 }
 
 # Seconds an entry may take before it counts as hung, per selftest tier.

@@ -15,6 +15,10 @@
  *   rate=hz:N       every CPU takes N timer interrupts/s (within 5 %)
  *   rate=idle:N     every CPU takes at most N timer interrupts/s when idle
  *   idle=S          length of the idle interval in seconds (default 10)
+ *   cs=NAME:N       N clocksources named NAME are registered (a driver that
+ *                   gave up on a node left none of it behind)
+ *   log=TEXT        the kernel log has a line containing TEXT, '+' for space
+ *                   (up to 8 of them)
  *
  * Timer interrupts are the /proc/interrupts rows whose label or description
  * names a timer (LOC, timer, twd, hpet), summed per CPU column: broadcast
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/klog.h>
 #include <unistd.h>
 
 #define MAX_CPUS 64
@@ -293,10 +298,66 @@ static void check_rate(const char *spec, int idle_s)
 	diag("tick-rate:%s", line);
 }
 
+/* How many of the registered clocksources are called @name. */
+static int clocksource_count(const char *name)
+{
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/available_clocksource",
+			"r");
+	char word[NAME_LEN];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s", word) == 1)
+		n += !strcmp(word, name);
+	fclose(f);
+	return n;
+}
+
+static void check_clocksources(const char *spec)
+{
+	char name[NAME_LEN];
+	const char *colon = strrchr(spec, ':');
+	int want, have;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(name)) {
+		result(0, "cs=%s: expected NAME:COUNT", spec);
+		return;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+	want = atoi(colon + 1);
+	have = clocksource_count(name);
+	result(have == want, "clocksource %s registered %d times, expected %d",
+	       name, have, want);
+}
+
+/* Does the kernel log hold a line with @spec in it ('+' for space)? */
+static void check_log(const char *spec)
+{
+	char text[256], *p, *buf;
+	int size = klogctl(10, NULL, 0), len;
+
+	snprintf(text, sizeof(text), "%s", spec);
+	for (p = text; *p; p++)
+		if (*p == '+')
+			*p = ' ';
+	buf = size > 0 ? malloc(size + 1) : NULL;
+	len = buf ? klogctl(3, buf, size) : -1;
+	if (len < 0) {
+		result(0, "kernel log readable (%s)", strerror(errno));
+		free(buf);
+		return;
+	}
+	buf[len] = '\0';
+	result(strstr(buf, text) != NULL, "kernel log says '%s'", text);
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
-	const char *rate = NULL;
+	const char *rate = NULL, *cs = NULL, *logs[8];
+	int nr_logs = 0;
 	long res = -1;
 	int cpus = -1, idle_s = 10, cpu, i;
 	struct timespec tres;
@@ -326,6 +387,10 @@ int main(int argc, char **argv)
 			cpus = atoi(val);
 		else if (!strcmp(argv[i], "idle"))
 			idle_s = atoi(val);
+		else if (!strcmp(argv[i], "cs"))
+			cs = val;
+		else if (!strcmp(argv[i], "log") && nr_logs < 8)
+			logs[nr_logs++] = val;
 		else {
 			fprintf(stderr, "unknown key '%s'\n", argv[i]);
 			return 2;
@@ -402,6 +467,10 @@ int main(int argc, char **argv)
 		       (long)tres.tv_nsec, res);
 	}
 
+	if (cs)
+		check_clocksources(cs);
+	for (i = 0; i < nr_logs; i++)
+		check_log(logs[i]);
 	if (rate)
 		check_rate(rate, idle_s);
 
