@@ -28,8 +28,9 @@ entry_field() {
 matrix_entries() { table "$H/matrix" | awk '{ print $1 }'; }
 
 # Board facts: QEMU command, console, user-space flavour, image, device tree.
-# A board may carry a device-tree fault after '+' (versatilepb+sp804-noirq):
-# it then boots a copy of its device tree with one property removed.
+# A board may carry a variant after '+': on the ARM boards a device-tree
+# fault (versatilepb+sp804-noirq boots a copy of its device tree with one
+# property removed), on q35 extra devices (board_devices).
 board_base() { echo "${1%%+*}"; }
 
 board_qemu() {
@@ -37,7 +38,8 @@ board_qemu() {
 	case "$(board_base "$board")" in
 	q35)
 		echo "qemu-system-x86_64 -M q35 -m 512 -smp $smp" \
-			"${cpu:+-cpu $cpu} -kernel $obj/arch/x86/boot/bzImage"
+			"${cpu:+-cpu $cpu} -kernel $obj/arch/x86/boot/bzImage" \
+			"$(board_devices "$board")"
 		;;
 	versatilepb)
 		dtb=$(board_dtb "$board" "$obj" arm/versatile-pb.dtb)
@@ -65,6 +67,16 @@ board_userspace() {
 	q35) echo x86_64 ;;
 	versatilepb) echo armel ;;
 	vexpress-a9) echo armhf ;;
+	esac
+}
+
+# board_devices BOARD: QEMU options a q35 variant adds to its devices.
+board_devices() {
+	case "$1" in
+	q35) ;;
+	# Six HPET channels that can send MSIs (QEMU's default: three, none).
+	q35+hpet-msi) echo "-global hpet.msi=on -global hpet.timers=6" ;;
+	*) die "unknown q35 variant $1" ;;
 	esac
 }
 
