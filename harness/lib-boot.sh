@@ -39,7 +39,7 @@ board_qemu() {
 	q35)
 		echo "qemu-system-x86_64 -M q35 -m 512 -smp $smp" \
 			"${cpu:+-cpu $cpu} -kernel $obj/arch/x86/boot/bzImage" \
-			"$(board_devices "$board")"
+			"$(board_devices "$board" "$smp")"
 		;;
 	versatilepb)
 		dtb=$(board_dtb "$board" "$obj" arm/versatile-pb.dtb)
@@ -70,14 +70,31 @@ board_userspace() {
 	esac
 }
 
-# board_devices BOARD: QEMU options a q35 variant adds to its devices.
+# board_devices BOARD SMP: QEMU options a q35 variant adds to its devices.
 board_devices() {
 	case "$1" in
 	q35) ;;
 	# Six HPET channels that can send MSIs (QEMU's default: three, none).
 	q35+hpet-msi) echo "-global hpet.msi=on -global hpet.timers=6" ;;
+	# An ACPI C2 that stops the LAPIC timer on every CPU (deep idle).
+	q35+c2) echo "-acpitable file=$(acpi_cstates_table "$2")" ;;
 	*) die "unknown q35 variant $1" ;;
 	esac
+}
+
+# acpi_cstates_table SMP: compile harness/acpi/cstates.asl for SMP CPUs
+# (one Scope with a _CST per CPU object) and print the table's path.
+acpi_cstates_table() {
+	local smp=$1 dir=$B/acpi/cstates-$1 i
+	mkdir -p "$dir"
+	cp "$H/acpi/cstates.asl" "$dir/"
+	for ((i = 0; i < smp; i++)); do
+		printf 'External (\\_SB.CPUS.C%03X, DeviceObj)\n' "$i"
+		printf 'Scope (\\_SB.CPUS.C%03X) { Method (_CST, 0) { Return (\\_SB.THCS ()) } }\n' "$i"
+	done >"$dir/cstates-cpus.asl"
+	(cd "$dir" && iasl -p cstates cstates.asl >iasl.log 2>&1) ||
+		die "iasl cannot compile $dir/cstates.asl: $(tail -n 5 "$dir/iasl.log")"
+	echo "$dir/cstates.aml"
 }
 
 # dt_fault FAULT: the node and the property the fault removes.
@@ -154,6 +171,7 @@ judge_log() {
 	log_clean "$log" | grep -q '^TH-DONE' ||
 		echo "no TH-DONE: the guest hung, panicked or timed out"
 	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' | guest_failures
+	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' | guest_plan_check
 	log_clean "$log" | grep -qE '^ok 1 tick-assert' ||
 		echo "tick-assert did not pass:" \
 			"$(log_clean "$log" | grep -E '^    not ok' | head -n 8 | tr '\n' ';')"
@@ -174,6 +192,28 @@ guest_failures() {
 			print "guest: " $0
 			for (i = 0; i < nc; i++) print "guest:   " cases[i]
 			for (i = (n > 6 ? n - 6 : 0); i < n; i++) print "guest:   " tail[i % 6]
+		}'
+}
+
+# The guest's KTAP against its plans: every top-level result numbered in
+# order and as many as "1..N" announced, tick-assert's cases likewise, no
+# "Bail out!".  A result lost on the console or a loop that ended early
+# fails the entry.  Reads the guest's KTAP on stdin.
+guest_plan_check() {
+	awk '
+		/^Bail out!/ || /^# *Bail out!/ { print "guest: " $0; bad = 1 }
+		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; next }
+		/^(not )?ok [0-9]+ / {
+			n = $1 == "ok" ? $2 : $3
+			if (n != ++seen) { printf "guest: result %d where %d was due: %s\n", n, seen, $0; seen = n }
+		}
+		/^    (not )?ok [0-9]+ / && !sub_done { sub_seen++ }
+		/^    1\.\.[0-9]+$/ && !sub_done { sub_plan = substr($0, 8) + 0; sub_done = 1 }
+		END {
+			if (!plan) print "guest: no KTAP plan"
+			else if (seen != plan) printf "guest: %d of %d planned results\n", seen, plan
+			if (!sub_done) print "guest: tick-assert printed no plan"
+			else if (sub_seen != sub_plan) printf "guest: tick-assert: %d of %d planned cases\n", sub_seen, sub_plan
 		}'
 }
 

@@ -167,7 +167,7 @@ initramfs_build() {
 			die "cannot build selftest $name for $flav"
 	done
 	"$cc" -static -O2 -Wall -Wno-format-truncation -o "$root/bin/tick-assert" \
-		"$H/guest/tick-assert.c" || die "cannot build tick-assert for $flav"
+		"$H/guest/tick-assert.c" -lpthread || die "cannot build tick-assert for $flav"
 	[ "$flav" = x86_64 ] && userspace_add_host_tools "$root"
 	install -m 755 "$H/guest/init" "$root/init"
 	cp "$H/guest/selftests" "$H/guest/xfail" "$H/guest/retry" "$root/etc/"

@@ -19,11 +19,23 @@
  *                   gave up on a node left none of it behind)
  *   log=TEXT        the kernel log has a line containing TEXT, '+' for space
  *                   (up to 8 of them)
+ *   cstate=NAME:N   every online CPU enters its cpuidle state NAME at least N
+ *                   times over the idle interval
+ *   irqgrow=IRQ:N   the /proc/interrupts row IRQ (all CPUs) grows by at least
+ *                   N over the idle interval
+ *   irqinit=IRQ:N   the row IRQ had counted at most N when /init started (the
+ *                   copy /init made in /tmp/interrupts-at-init)
+ *   sleep=US:MED    a thread pinned to each online CPU sleeps 200 times for US
+ *                   microseconds: never early, median overshoot at most MED us
+ *   bcmask=1        while they sleep, some sample of /proc/timer_list shows a
+ *                   CPU in tick_broadcast_oneshot_mask (deep idle on the
+ *                   broadcast)
  *
  * Timer interrupts are the /proc/interrupts rows whose label or description
  * names a timer (LOC, timer, twd, hpet), summed per CPU column: broadcast
  * IPIs on x86 arrive as LOC, on ARM as "Timer broadcast interrupts".
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -31,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/klog.h>
 #include <unistd.h>
 
@@ -248,7 +262,265 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void check_rate(const char *spec, int idle_s)
+
+/* The sum over all CPU columns of the /proc/interrupts-format row @irq in @path. */
+static long long irq_row_sum(const char *path, const char *irq)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], label[32];
+	long long sum = -1;
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+		unsigned long long v;
+		int off;
+
+		if (!p || sscanf(line, " %31[^:]", label) != 1 || strcmp(label, irq))
+			continue;
+		sum = 0;
+		for (p++; sscanf(p, " %llu%n", &v, &off) == 1; p += off)
+			sum += v;
+		break;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* The usage counter of @cpu's cpuidle state called @name, -1 if it has none. */
+static long long cstate_usage(int cpu, const char *name)
+{
+	char path[128], buf[NAME_LEN];
+	int st;
+
+	for (st = 0; st < 16; st++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name",
+			 cpu, st);
+		if (read_sysfs_name(path, buf, sizeof(buf)))
+			return -1;
+		if (strcmp(buf, name))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage",
+			 cpu, st);
+		if (read_sysfs_name(path, buf, sizeof(buf)))
+			return -1;
+		return atoll(buf);
+	}
+	return -1;
+}
+
+/* "NAME:N" into @name and the number; 0 when malformed. */
+static int split_spec(const char *spec, char *name, size_t len, long long *n)
+{
+	const char *colon = strrchr(spec, ':');
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= len)
+		return 0;
+	snprintf(name, len, "%.*s", (int)(colon - spec), spec);
+	*n = atoll(colon + 1);
+	return 1;
+}
+
+/* What the idle interval measures besides the timer interrupt rates. */
+struct idle_probe {
+	const char *cstate;
+	const char *irqgrow;
+	long long cstate_before[MAX_CPUS];
+	long long irq_before;
+};
+
+static void idle_probe_start(struct idle_probe *pr)
+{
+	char name[NAME_LEN];
+	long long n;
+	int cpu;
+
+	if (pr->cstate && split_spec(pr->cstate, name, sizeof(name), &n))
+		for (cpu = 0; cpu < MAX_CPUS; cpu++)
+			if (online[cpu])
+				pr->cstate_before[cpu] = cstate_usage(cpu, name);
+	if (pr->irqgrow && split_spec(pr->irqgrow, name, sizeof(name), &n))
+		pr->irq_before = irq_row_sum("/proc/interrupts", name);
+}
+
+static void idle_probe_judge(struct idle_probe *pr, double dt)
+{
+	char name[NAME_LEN];
+	long long want, now;
+	int cpu;
+
+	if (pr->cstate) {
+		if (!split_spec(pr->cstate, name, sizeof(name), &want)) {
+			result(0, "cstate=%s: expected NAME:COUNT", pr->cstate);
+		} else {
+			for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+				if (!online[cpu])
+					continue;
+				now = cstate_usage(cpu, name);
+				result(pr->cstate_before[cpu] >= 0 && now - pr->cstate_before[cpu] >= want,
+				       "cpu%d entered idle state %s %lld times over %.1f s, expected at least %lld",
+				       cpu, name, pr->cstate_before[cpu] < 0 ? -1 :
+				       now - pr->cstate_before[cpu], dt, want);
+			}
+		}
+	}
+	if (pr->irqgrow) {
+		if (!split_spec(pr->irqgrow, name, sizeof(name), &want)) {
+			result(0, "irqgrow=%s: expected IRQ:COUNT", pr->irqgrow);
+		} else {
+			now = irq_row_sum("/proc/interrupts", name);
+			result(pr->irq_before >= 0 && now - pr->irq_before >= want,
+			       "interrupt %s fired %lld times over %.1f s, expected at least %lld",
+			       name, pr->irq_before < 0 ? -1 : now - pr->irq_before, dt, want);
+		}
+	}
+}
+
+static void check_irq_at_init(const char *spec)
+{
+	char name[NAME_LEN];
+	long long max, have;
+
+	if (!split_spec(spec, name, sizeof(name), &max)) {
+		result(0, "irqinit=%s: expected IRQ:COUNT", spec);
+		return;
+	}
+	have = irq_row_sum("/tmp/interrupts-at-init", name);
+	diag("irq-at-init: %s=%lld", name, have);
+	result(have >= 0 && have <= max,
+	       "interrupt %s had fired %lld times when /init started, expected at most %lld",
+	       name, have, max);
+}
+
+/* Sleepers pinned to each CPU, and broadcast mask samples while they sleep. */
+#define SLEEPS 200
+
+struct sleeper {
+	pthread_t thread;
+	int cpu;
+	long us;
+	int early;
+	long long over[SLEEPS];
+};
+
+static volatile int sleepers_running;
+
+static long long ts_ns(const struct timespec *t)
+{
+	return t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+static void *sleeper_main(void *arg)
+{
+	struct sleeper *sl = arg;
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	CPU_SET(sl->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		sl->early = -1;
+	for (i = 0; i < SLEEPS; i++) {
+		struct timespec t0, t1, d = { .tv_nsec = sl->us * 1000 };
+		long long el;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &d, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		el = ts_ns(&t1) - ts_ns(&t0);
+		if (el < sl->us * 1000)
+			sl->early++;
+		sl->over[i] = el - sl->us * 1000;
+	}
+	__sync_fetch_and_sub(&sleepers_running, 1);
+	return NULL;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Is some CPU in tick_broadcast_oneshot_mask in /proc/timer_list now? */
+static int broadcast_oneshot_busy(void)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	char line[512];
+	int busy = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long mask;
+
+		if (sscanf(line, "tick_broadcast_oneshot_mask: %lx", &mask) == 1 && mask)
+			busy = 1;
+	}
+	fclose(f);
+	return busy;
+}
+
+static void check_sleepers(const char *spec, int want_mask)
+{
+	static struct sleeper sl[MAX_CPUS];
+	long long med_max;
+	long us;
+	int cpu, samples = 0, busy = 0;
+
+	if (!spec || sscanf(spec, "%ld:%lld", &us, &med_max) != 2 || us <= 0 || us >= 1000000) {
+		result(0, "sleep=%s: expected US:MEDIAN_US", spec ? spec : "");
+		return;
+	}
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!online[cpu])
+			continue;
+		memset(&sl[cpu], 0, sizeof(sl[cpu]));
+		sl[cpu].cpu = cpu;
+		sl[cpu].us = us;
+		__sync_fetch_and_add(&sleepers_running, 1);
+		if (pthread_create(&sl[cpu].thread, NULL, sleeper_main, &sl[cpu])) {
+			__sync_fetch_and_sub(&sleepers_running, 1);
+			result(0, "start a sleeper on cpu%d", cpu);
+			sl[cpu].cpu = -1;
+		}
+	}
+	/* Sample from whichever CPU is awake; the others may be in deep idle. */
+	while (sleepers_running > 0) {
+		struct timespec d = { .tv_nsec = 3000000 };
+
+		if (want_mask) {
+			busy |= broadcast_oneshot_busy();
+			samples++;
+		}
+		nanosleep(&d, NULL);
+	}
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!online[cpu] || sl[cpu].cpu < 0)
+			continue;
+		pthread_join(sl[cpu].thread, NULL);
+		qsort(sl[cpu].over, SLEEPS, sizeof(sl[cpu].over[0]), cmp_ll);
+		diag("sleep: cpu%d %ld us x %d: overshoot median %lld us, p99 %lld us, max %lld us",
+		     cpu, us, SLEEPS, sl[cpu].over[SLEEPS / 2] / 1000,
+		     sl[cpu].over[SLEEPS * 99 / 100] / 1000, sl[cpu].over[SLEEPS - 1] / 1000);
+		result(sl[cpu].early == 0, "cpu%d: no %ld us sleep ended early (%d did)",
+		       cpu, us, sl[cpu].early);
+		result(sl[cpu].over[SLEEPS / 2] <= med_max * 1000,
+		       "cpu%d: median overshoot of %ld us sleeps %lld us, expected at most %lld us",
+		       cpu, us, sl[cpu].over[SLEEPS / 2] / 1000, med_max);
+	}
+	if (want_mask)
+		result(busy, "a CPU was in tick_broadcast_oneshot_mask in %s of %d samples",
+		       busy ? "some" : "none", samples);
+}
+
+static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 {
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
 	int cols, periodic, cpu;
@@ -257,7 +529,9 @@ static void check_rate(const char *spec, int idle_s)
 	char line[512];
 	int len = 0;
 
-	if (!strncmp(spec, "hz:", 3))
+	if (!spec)
+		periodic = -1;
+	else if (!strncmp(spec, "hz:", 3))
 		periodic = 1;
 	else if (!strncmp(spec, "idle:", 5))
 		periodic = 0;
@@ -265,7 +539,8 @@ static void check_rate(const char *spec, int idle_s)
 		result(0, "rate spec '%s' is not hz:N or idle:N", spec);
 		return;
 	}
-	want = atof(strchr(spec, ':') + 1);
+	want = spec ? atof(strchr(spec, ':') + 1) : 0;
+	idle_probe_start(pr);
 	if (read_timer_irqs(before, &cols)) {
 		result(0, "read /proc/interrupts");
 		return;
@@ -275,6 +550,7 @@ static void check_rate(const char *spec, int idle_s)
 		;
 	dt = now_seconds() - t0;
 	read_timer_irqs(after, &cols);
+	idle_probe_judge(pr, dt);
 
 	line[0] = '\0';
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -286,6 +562,8 @@ static void check_rate(const char *spec, int idle_s)
 		rate = (after[cpu] - before[cpu]) / dt;
 		len += snprintf(line + len, sizeof(line) - len, " cpu%d=%.1f",
 				cpu, rate);
+		if (periodic < 0)
+			continue;
 		if (periodic)
 			ok = rate >= want * 0.95 && rate <= want * 1.05;
 		else
@@ -356,7 +634,9 @@ static void check_log(const char *spec)
 int main(int argc, char **argv)
 {
 	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
-	const char *rate = NULL, *cs = NULL, *logs[8];
+	const char *rate = NULL, *cs = NULL, *logs[8], *irqinit = NULL, *sleep = NULL;
+	struct idle_probe probe = { 0 };
+	int bcmask = 0;
 	int nr_logs = 0;
 	long res = -1;
 	int cpus = -1, idle_s = 10, cpu, i;
@@ -389,6 +669,16 @@ int main(int argc, char **argv)
 			idle_s = atoi(val);
 		else if (!strcmp(argv[i], "cs"))
 			cs = val;
+		else if (!strcmp(argv[i], "cstate"))
+			probe.cstate = val;
+		else if (!strcmp(argv[i], "irqgrow"))
+			probe.irqgrow = val;
+		else if (!strcmp(argv[i], "irqinit"))
+			irqinit = val;
+		else if (!strcmp(argv[i], "sleep"))
+			sleep = val;
+		else if (!strcmp(argv[i], "bcmask"))
+			bcmask = atoi(val);
 		else if (!strcmp(argv[i], "log") && nr_logs < 8)
 			logs[nr_logs++] = val;
 		else {
@@ -471,8 +761,12 @@ int main(int argc, char **argv)
 		check_clocksources(cs);
 	for (i = 0; i < nr_logs; i++)
 		check_log(logs[i]);
-	if (rate)
-		check_rate(rate, idle_s);
+	if (irqinit)
+		check_irq_at_init(irqinit);
+	if (rate || probe.cstate || probe.irqgrow)
+		check_rate(rate, idle_s, &probe);
+	if (sleep || bcmask)
+		check_sleepers(sleep, bcmask);
 
 	printf("    1..%d\n", case_nr);
 	return failures ? 1 : 0;

@@ -57,7 +57,7 @@ static struct clock_event_device bc_hrtimer_device = {
 	.shift			= 0,
 };
 
-static enum hrtimer_restart bc_hrtimer_fired(struct hrtimer *timer)
+static enum hrtimer_restart bc_handler(struct hrtimer *timer)
 {
 	bc_hrtimer_device.event_handler(&bc_hrtimer_device);
 	/* The handler re-arms the device for the next sleeper if need be. */
@@ -73,6 +73,6 @@ static enum hrtimer_restart bc_hrtimer_fired(struct hrtimer *timer)
 void tick_setup_hrtimer_broadcast(void)
 {
 	hrtimer_init(&bc_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
-	bc_hrtimer.function = bc_hrtimer_fired;
+	bc_hrtimer.function = bc_handler;
 	clockevents_register_device(&bc_hrtimer_device);
 }

@@ -149,7 +149,7 @@ EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_suitable);
 
 #ifdef CONFIG_TICK_ONESHOT
 /* A wakeup device's event: the broadcast path delivers it. */
-static void bc_wakeup_handler(struct clock_event_device *wd)
+static void tick_oneshot_wakeup_handler(struct clock_event_device *wd)
 {
 	/* Spurious when the tick was re-armed meanwhile; that is harmless. */
 	tick_receive_broadcast();
@@ -181,7 +181,7 @@ static bool bc_set_wakeup_device(struct clock_event_device *newdev, int cpu)
 		if (!bc_wakeup_suitable(curdev, newdev, cpu) ||
 		    !try_module_get(newdev->owner))
 			return false;
-		newdev->event_handler = bc_wakeup_handler;
+		newdev->event_handler = tick_oneshot_wakeup_handler;
 	}
 	clockevents_exchange_device(curdev, newdev);
 	per_cpu(tick_oneshot_wakeup_device, cpu) = newdev;
@@ -399,7 +399,7 @@ static void bc_run_local_handler(void)
 }
 
 /* Event handler of the broadcast device in periodic mode. */
-static void bc_handle_periodic(struct clock_event_device *dev)
+static void tick_handle_periodic_broadcast(struct clock_event_device *dev)
 {
 	bool run_here = false;
 
@@ -428,7 +428,7 @@ static void bc_handle_periodic(struct clock_event_device *dev)
  */
 void tick_set_periodic_handler(struct clock_event_device *dev, int broadcast)
 {
-	dev->event_handler = broadcast ? bc_handle_periodic : tick_handle_periodic;
+	dev->event_handler = broadcast ? tick_handle_periodic_broadcast : tick_handle_periodic;
 }
 
 /* TICK_BROADCAST_ON / FORCE for this CPU, whose device is @dev. */
@@ -679,7 +679,7 @@ VISIBLE_IF_KUNIT ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
 EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_scan);
 
 /* Event handler of the broadcast device in oneshot mode. */
-static void bc_handle_oneshot(struct clock_event_device *dev)
+static void tick_handle_oneshot_broadcast(struct clock_event_device *dev)
 {
 	int next_cpu = 0;
 	bool run_here;
@@ -766,7 +766,10 @@ EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_enter_plan);
  * event already due is left to the broadcast handler, which is about to
  * run, rather than re-armed for a past time (which, with a large
  * min_delta, could ping-pong with the next idle entry); a future one
- * re-arms the device.
+ * re-arms the device.  When the broadcast was armed for that very event,
+ * it is aimed at the next sleeper instead: left as it is, it would fire
+ * for nobody and wake the CPU that takes its interrupt (upstream leaves
+ * it, one wasted interrupt per early wake).
  *
  * Return: the BC_* steps for the caller to carry out.
  */
@@ -778,7 +781,11 @@ VISIBLE_IF_KUNIT unsigned int tick_broadcast_exit_plan(const struct bc_exit_stat
 		return BC_LEAVE | BC_CLEAR_WOKEN;
 	if (in->local_next == KTIME_MAX)
 		return BC_LEAVE;
-	return BC_LEAVE | (in->local_next <= in->now ? BC_MARK_OVERDUE : BC_REARM_LOCAL);
+	if (in->local_next <= in->now)
+		return BC_LEAVE | BC_MARK_OVERDUE;
+	if (in->bc_next == in->local_next)
+		return BC_LEAVE | BC_REARM_LOCAL | BC_REAIM;
+	return BC_LEAVE | BC_REARM_LOCAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_exit_plan);
 
@@ -814,8 +821,30 @@ static int bc_sleep(struct clock_event_device *bc, struct clock_event_device *de
 	return ret;
 }
 
-/* This CPU, whose device is @dev, leaves deep idle. */
-static void bc_wake(struct clock_event_device *dev, int cpu)
+/*
+ * Aim the oneshot broadcast @bc at the earliest event of the CPUs still
+ * asleep on it, or out of the way when none is left.
+ */
+static void bc_aim_at_sleepers(struct clock_event_device *bc)
+{
+	ktime_t next = KTIME_MAX, expiry;
+	int cpu, next_cpu = -1;
+
+	for_each_cpu(cpu, bc_sleepers) {
+		expiry = bc_cpu_expiry(cpu);
+		if (expiry < next) {
+			next = expiry;
+			next_cpu = cpu;
+		}
+	}
+	if (next_cpu >= 0)
+		bc_arm_for(bc, next_cpu, next);
+	else
+		clockevents_program_event(bc, KTIME_MAX, false);
+}
+
+/* This CPU, whose device is @dev, leaves deep idle on the broadcast @bc. */
+static void bc_wake(struct clock_event_device *bc, struct clock_event_device *dev, int cpu)
 {
 	struct bc_exit_state in = { .asleep = cpumask_test_cpu(cpu, bc_sleepers) };
 	unsigned int todo;
@@ -825,6 +854,7 @@ static void bc_wake(struct clock_event_device *dev, int cpu)
 		return;
 	in.woken = cpumask_test_cpu(cpu, bc_woken);
 	in.local_next = dev->next_event;
+	in.bc_next = bc->next_event;
 	in.now = ktime_get();
 	todo = tick_broadcast_exit_plan(&in);
 
@@ -842,6 +872,8 @@ static void bc_wake(struct clock_event_device *dev, int cpu)
 		cpumask_set_cpu(cpu, bc_overdue);
 	if (todo & BC_REARM_LOCAL)
 		tick_program_event(dev->next_event, 1);
+	if ((todo & BC_REAIM) && bc_tick.mode == TICKDEV_MODE_ONESHOT)
+		bc_aim_at_sleepers(bc);
 }
 
 /* Enter or leave deep idle on this CPU's private wakeup device. */
@@ -889,7 +921,7 @@ int __tick_broadcast_oneshot_control(enum tick_broadcast_state state)
 		return -EBUSY;
 	if (state == TICK_BROADCAST_ENTER)
 		return bc_sleep(bc, td->evtdev, cpu);
-	bc_wake(td->evtdev, cpu);
+	bc_wake(bc, td->evtdev, cpu);
 	return 0;
 }
 
@@ -919,11 +951,11 @@ static void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic)
 	 * sets the device up.  The others just drop their own bit, or
 	 * their first deep idle entry would not arm the broadcast.
 	 */
-	if (bc->event_handler == bc_handle_oneshot) {
+	if (bc->event_handler == tick_handle_oneshot_broadcast) {
 		bc_forget_oneshot(cpu);
 		return;
 	}
-	bc->event_handler = bc_handle_oneshot;
+	bc->event_handler = tick_handle_oneshot_broadcast;
 	bc->next_event = KTIME_MAX;
 
 	if (from_periodic) {

@@ -26,6 +26,7 @@ struct bc_exit_state {
 	bool asleep;		/* it slept on the broadcast */
 	bool woken;		/* the broadcast handler sent it its event */
 	ktime_t local_next;	/* its device's next event */
+	ktime_t bc_next;	/* the broadcast device's next event */
 	ktime_t now;
 };
 
@@ -37,6 +38,7 @@ struct bc_exit_state {
 #define BC_CLEAR_WOKEN		0x10	/* its event was delivered */
 #define BC_MARK_OVERDUE		0x20	/* let the broadcast handler run its event */
 #define BC_REARM_LOCAL		0x40	/* re-arm its own device */
+#define BC_REAIM		0x80	/* aim the broadcast at the next sleeper */
 
 /* What decides when an idle CPU's tick must fire next (tick-sched.c). */
 struct tick_idle_view {

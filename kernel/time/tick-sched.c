@@ -54,14 +54,17 @@ static bool tick_sched_has(const struct tick_sched *ts, unsigned long flags)
 	return ts->flags & flags;
 }
 
-/* Flags change only on the CPU itself, with interrupts off. */
-static void tick_sched_mark(struct tick_sched *ts, unsigned long flags)
+/*
+ * Flags change only on the CPU itself, with interrupts off.  Inline: a
+ * periodic high-res kernel never clears one.
+ */
+static inline void tick_sched_mark(struct tick_sched *ts, unsigned long flags)
 {
 	lockdep_assert_irqs_disabled();
 	ts->flags |= flags;
 }
 
-static void tick_sched_unmark(struct tick_sched *ts, unsigned long flags)
+static inline void tick_sched_unmark(struct tick_sched *ts, unsigned long flags)
 {
 	lockdep_assert_irqs_disabled();
 	ts->flags &= ~flags;

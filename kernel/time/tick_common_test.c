@@ -311,8 +311,14 @@ static const struct {
 	  BC_LEAVE | BC_MARK_OVERDUE },
 	{ "event due right now", { .asleep = true, .local_next = 20, .now = 20 },
 	  BC_LEAVE | BC_MARK_OVERDUE },
-	{ "event ahead", { .asleep = true, .local_next = 30, .now = 20 },
+	{ "event ahead", { .asleep = true, .local_next = 30, .bc_next = 25, .now = 20 },
 	  BC_LEAVE | BC_REARM_LOCAL },
+	{ "event ahead, broadcast armed for it", { .asleep = true, .local_next = 30,
+	  .bc_next = 30, .now = 20 }, BC_LEAVE | BC_REARM_LOCAL | BC_REAIM },
+	{ "overdue, broadcast armed for it", { .asleep = true, .local_next = 10,
+	  .bc_next = 10, .now = 20 }, BC_LEAVE | BC_MARK_OVERDUE },
+	{ "woken, broadcast re-armed for another", { .asleep = true, .woken = true,
+	  .local_next = 30, .bc_next = 30, .now = 20 }, BC_LEAVE | BC_CLEAR_WOKEN },
 };
 
 static void tick_broadcast_exit_steps(struct kunit *test)

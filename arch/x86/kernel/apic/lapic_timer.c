@@ -58,6 +58,7 @@ static bool lapic_timer_usable __ro_after_init;
 
 static DEFINE_PER_CPU(struct clock_event_device, lapic_events);
 
+#if IS_ENABLED(CONFIG_LAPIC_TIMER_KUNIT_TEST)
 /**
  * lapic_timer_device() - a CPU's local APIC timer device, for its tests
  * @cpu: the CPU
@@ -69,6 +70,7 @@ VISIBLE_IF_KUNIT struct clock_event_device *lapic_timer_device(int cpu)
 	return per_cpu_ptr(&lapic_events, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(lapic_timer_device);
+#endif
 
 /**
  * lapic_lvtt_word() - the LVT timer register for a mode
