@@ -4,9 +4,16 @@
 # Console lines that fail an entry wherever they appear (the kernel command
 # line is left out of the scan, it echoes our own parameters).
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|lockdep|NOHZ tick-stop error|hung task|blocked for more than|detected stall|UBSAN:|KASAN:|ODEBUG:|general protection fault'
+# ... and the tick layer's own reports of trouble, and the kernel's about
+# interrupts (a storm or a lost timer interrupt shows up there first).
+BAD_PATTERNS="$BAD_PATTERNS|Failed to broadcast timer tick|misses events even .* giving up"
+BAD_PATTERNS="$BAD_PATTERNS|Spurious LAPIC timer interrupt|Lost [0-9]+ RTC interrupts"
+BAD_PATTERNS="$BAD_PATTERNS|nobody cared|Disabling IRQ #|hard LOCKUP|Call Trace:"
 # Lines that match BAD_PATTERNS but report no problem: a lockdep kernel's
 # boot banner.
 BENIGN_LINES='rcu:[[:space:]]+RCU lockdep checking is enabled\.$'
+# ... and the clockevents KUnit suite's mock device, which gives up on purpose.
+BENIGN_LINES="$BENIGN_LINES|clockevents: mock misses events even [0-9]+ ns ahead, giving up$"
 
 MATRIX_COLS="name build board cpu smp cmdline tests kunit expect"
 
@@ -46,6 +53,11 @@ board_qemu() {
 		echo "qemu-system-arm -M versatilepb -m 128" \
 			"-kernel $obj/arch/arm/boot/zImage -dtb $dtb"
 		;;
+	virt)
+		dtb=$(virt_dtb "$board" "$obj" "$smp")
+		echo "qemu-system-arm -M virt -cpu cortex-a15 -m 256 -smp $smp" \
+			"-kernel $obj/arch/arm/boot/zImage -dtb $dtb"
+		;;
 	vexpress-a9)
 		dtb=$(board_dtb "$board" "$obj" arm/vexpress-v2p-ca9.dtb)
 		echo "qemu-system-arm -M vexpress-a9 -m 256 -smp $smp" \
@@ -66,7 +78,7 @@ board_userspace() {
 	case "$(board_base "$1")" in
 	q35) echo x86_64 ;;
 	versatilepb) echo armel ;;
-	vexpress-a9) echo armhf ;;
+	vexpress-a9 | virt) echo armhf ;;
 	esac
 }
 
@@ -80,6 +92,54 @@ board_devices() {
 	q35+c2) echo "-acpitable file=$(acpi_cstates_table "$2")" ;;
 	*) die "unknown q35 variant $1" ;;
 	esac
+}
+
+# virt_dtb BOARD OBJ SMP: QEMU's own device tree of the ARM virt board
+# (dumped with the same CPUs and memory); virt+idle adds a PSCI idle state
+# that stops the local (architected) timer to every CPU, so deep idle goes
+# through the hrtimer broadcast (there is no global timer to broadcast
+# from).  QEMU's PSCI CPU_SUSPEND waits in WFI.  Compiled with the tree's dtc.
+virt_dtb() {
+	local board=$1 obj=$2 smp=$3 dtc=$2/scripts/dtc/dtc out
+	out=$obj/th-dt/virt-smp$smp
+	mkdir -p "$obj/th-dt"
+	qemu-system-arm -M "virt,dumpdtb=$out.dtb" -cpu cortex-a15 -m 256 \
+		-smp "$smp" -display none >"$out.log" 2>&1 ||
+		die "cannot dump the virt device tree: $(tail -n 3 "$out.log")"
+	case "$board" in
+	virt) echo "$out.dtb"; return 0 ;;
+	virt+idle) ;;
+	*) die "unknown virt variant $board" ;;
+	esac
+	"$dtc" -q -I dtb -O dts -o "$out.dts" "$out.dtb"
+	awk '
+		$1 == "cpus" && $2 == "{" { incpus = 1; print; next }
+		# Properties come before subnodes: the new node goes first of those.
+		incpus && $NF == "{" {
+			incpus = 0
+			print "\t\tidle-states {"
+			print "\t\t\tentry-method = \"psci\";"
+			print "\t\t\tth_sleep: cpu-sleep {"
+			print "\t\t\t\tcompatible = \"arm,idle-state\";"
+			print "\t\t\t\tlocal-timer-stop;"
+			print "\t\t\t\tarm,psci-suspend-param = <0x0>;"
+			print "\t\t\t\tentry-latency-us = <40>;"
+			print "\t\t\t\texit-latency-us = <100>;"
+			print "\t\t\t\tmin-residency-us = <150>;"
+			print "\t\t\t};"
+			print "\t\t};"
+		}
+		$1 ~ /^cpu@[0-9a-f]+$/ && $2 == "{" {
+			print
+			print "\t\t\tcpu-idle-states = <&th_sleep>;"
+			cpus++
+			next
+		}
+		{ print }
+		END { exit cpus > 0 ? 0 : 3 }' "$out.dts" >"$out-idle.dts" ||
+		die "no cpu nodes in the virt device tree $out.dts"
+	"$dtc" -q -I dts -O dtb -o "$out-idle.dtb" "$out-idle.dts"
+	echo "$out-idle.dtb"
 }
 
 # acpi_cstates_table SMP: compile harness/acpi/cstates.asl for SMP CPUs
@@ -136,6 +196,7 @@ tier_timeout() {
 	full) echo 1500 ;;
 	timing) echo 700 ;;
 	fast) echo 400 ;;
+	arm-smp) echo 500 ;;
 	stress) echo 900 ;;
 	soak) echo 1800 ;;
 	soak-arm) echo 600 ;;
@@ -262,6 +323,11 @@ boot_entry() {
 	start=$SECONDS
 	if [ "$(cat "$obj/.th-status" 2>/dev/null)" != PASS ]; then
 		reasons="build $build failed: $B/logs/$flavour/build-$build.log"
+		: >"$res.kunit"
+	elif [ "$board" = build ]; then
+		# A compile-only entry: judged by what build_check found.
+		reasons=$(sed "s|^|build $build: |" "$obj/.th-check")
+		log=$B/logs/$flavour/build-$build.log
 		: >"$res.kunit"
 	else
 		say "boot $flavour $entry"

@@ -16,19 +16,56 @@ build_row() {
 	echo "$row"
 }
 
-# make arguments for an architecture.
+# make arguments for an architecture (ARCH[:KIND], see harness/builds).
 arch_make_args() {
-	case "$1" in
+	case "${1%%:*}" in
 	x86) echo "ARCH=x86_64 CC=ccache\ gcc" ;;
+	i386) echo "ARCH=i386 CC=ccache\ gcc" ;;
 	arm) echo "ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- CC=ccache\ arm-linux-gnueabi-gcc" ;;
 	*) die "unknown arch $1" ;;
 	esac
 }
 
+# What a build makes: a bootable image, the objects of our files (with
+# W=1: a production config's warnings), or only the configuration.
 arch_targets() {
 	case "$1" in
 	x86) echo bzImage ;;
 	arm) echo zImage dtbs ;;
+	x86:objects | i386:objects)
+		echo W=1 kernel/time/ arch/x86/kernel/hpet.o arch/x86/kernel/i8253.o \
+			arch/x86/kernel/apic/lapic_timer.o drivers/clocksource/i8253.o ;;
+	arm:objects) echo W=1 kernel/time/ drivers/clocksource/timer-sp804.o ;;
+	*:config) ;;
+	*) die "unknown build kind $1" ;;
+	esac
+}
+
+# Our C files and headers (kernel paths), whose warnings fail a build.
+overlay_sources() {
+	(cd "$TOP" && git ls-files -- $OVERLAY_DIRS | grep -E '\.[ch]$' | grep -v '^tools/')
+}
+
+# build_check OBJ LOG ARCH: after an objects or config build, what is wrong
+# with it, one line each: a warning in a file of ours, or a bool KUnit
+# option of ours that is y under KUNIT=m (vmlinux would then reference
+# symbols of kunit.ko).
+build_check() {
+	local obj=$1 log=$2 arch=$3 f opt
+	case "$arch" in
+	*:objects)
+		for f in $(overlay_sources); do
+			grep -E "(^|/)$f:[0-9]+(:[0-9]+)?: warning:" "$log" || true
+		done
+		;;
+	*:config)
+		grep -qx 'CONFIG_KUNIT=m' "$obj/.config" || return 0
+		for opt in $(sed -n 's/^+config \(.*KUNIT_TEST\)$/\1/p' "$TOP"/patches/*.patch "$TOP/Kconfig.patch"); do
+			if grep -qx "CONFIG_$opt=y" "$obj/.config"; then
+				echo "CONFIG_$opt=y while CONFIG_KUNIT=m"
+			fi
+		done
+		;;
 	esac
 }
 
@@ -91,7 +128,8 @@ build_configure() {
 	mkdir -p "$obj"
 	kmake "$src" "$obj" "$arch" -s "$base" >/dev/null
 	# shellcheck disable=SC2086
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
+	[ -z "$frags" ] ||
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
 	kmake "$src" "$obj" "$arch" -s olddefconfig >/dev/null
 	# shellcheck disable=SC2086
 	config_verify "$src" "$obj" $frags
@@ -100,8 +138,9 @@ build_configure() {
 
 # build_kernel NAME FLAVOUR: configure and build; writes OBJ/.th-status.
 build_kernel() {
-	local name=$1 flavour=$2 arch base frags src obj log start
+	local name=$1 flavour=$2 arch base frags src obj log start targets
 	read -r arch base frags <<<"$(build_row "$name")"
+	[ "$frags" = - ] && frags=""
 	src=$(tree_of "$flavour")
 	obj=$B/obj/$flavour-$name
 	log=$B/logs/$flavour/build-$name.log
@@ -110,13 +149,16 @@ build_kernel() {
 	start=$SECONDS
 	say "build $flavour $name ($arch, $base + $frags)"
 	# shellcheck disable=SC2086
+	targets=$(arch_targets "$arch")
+	# shellcheck disable=SC2086
 	if ! (build_configure "$src" "$obj" "$arch" "$base" $frags &&
-	      kmake "$src" "$obj" "$arch" $(arch_targets "$arch")) >"$log" 2>&1; then
+	      { [ -z "$targets" ] || kmake "$src" "$obj" "$arch" $targets; }) >"$log" 2>&1; then
 		echo FAIL >"$obj/.th-status"
 		tail -n 25 "$log" >&2
 		say "build $flavour $name FAILED after $((SECONDS - start)) s, log: $log"
 		return 1
 	fi
+	build_check "$obj" "$log" "$arch" >"$obj/.th-check"
 	echo PASS >"$obj/.th-status"
 	say "build $flavour $name done in $((SECONDS - start)) s"
 }
@@ -139,7 +181,7 @@ userspace_busybox() {
 
 # Upstream timer selftests and our own, by name, from our tree.
 selftest_names() {
-	table "$H/guest/selftests" | awk '{ print $2 }' | sort -u
+	table "$H/guest/selftests" | awk '$2 !~ /^@/ { print $2 }' | sort -u
 }
 
 initramfs_build() {
@@ -170,7 +212,7 @@ initramfs_build() {
 		"$H/guest/tick-assert.c" -lpthread || die "cannot build tick-assert for $flav"
 	[ "$flav" = x86_64 ] && userspace_add_host_tools "$root"
 	install -m 755 "$H/guest/init" "$root/init"
-	cp "$H/guest/selftests" "$H/guest/xfail" "$H/guest/retry" "$root/etc/"
+	cp "$H/guest/selftests" "$H/guest/xfail" "$H/guest/retry" "$H/guest/may-skip" "$root/etc/"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
 	mv "$out.tmp" "$out"
 	echo "$hash" >"$out.hash"

@@ -22,9 +22,13 @@
 #define PIT_CW_ONESHOT	(PIT_SEL_CH0 | PIT_ACCESS_LOHI | PIT_MODE_STROBE)
 #define PIT_CW_LATCH	(PIT_SEL_CH0 | PIT_ACCESS_LATCH)
 
-/* Counts of the clock event device: a 16-bit count, 0 meaning 65536. */
-#define PIT_MIN_DELTA	0x10
-#define PIT_MAX_DELTA	0xffff
+/*
+ * Counts of the clock event device.  The counter takes 16 bits (0 meaning
+ * 65536), but the range stays 6.12's: x86, MIPS boards and footbridge
+ * share this driver, and no evidence says all their PITs take more.
+ */
+#define PIT_MIN_DELTA	0xf
+#define PIT_MAX_DELTA	0x7fff
 
 /* The last reading of the jiffies-extended clocksource. */
 struct pit_cs_last {

@@ -61,13 +61,14 @@ static void pit_registered_limits(struct kunit *test)
 	if (!ced->mult)
 		kunit_skip(test, "the PIT was not registered on this machine");
 
-	KUNIT_EXPECT_EQ(test, ced->min_delta_ticks, PIT_MIN_DELTA);
-	KUNIT_EXPECT_EQ(test, ced->max_delta_ticks, PIT_MAX_DELTA);
-	/* 16 counts = 13.41 us, 65535 counts = 54.92 ms (1 % either way) */
-	KUNIT_EXPECT_GE(test, ced->min_delta_ns, 13270ULL);
-	KUNIT_EXPECT_LE(test, ced->min_delta_ns, 13560ULL);
-	KUNIT_EXPECT_GE(test, ced->max_delta_ns, 54370000ULL);
-	KUNIT_EXPECT_LE(test, ced->max_delta_ns, 54930000ULL);
+	/* 6.12's range, which other users of this driver rely on. */
+	KUNIT_EXPECT_EQ(test, ced->min_delta_ticks, 0xfUL);
+	KUNIT_EXPECT_EQ(test, ced->max_delta_ticks, 0x7fffUL);
+	/* 15 counts = 12.57 us, 32767 counts = 27.46 ms (1 % either way) */
+	KUNIT_EXPECT_GE(test, ced->min_delta_ns, 12440ULL);
+	KUNIT_EXPECT_LE(test, ced->min_delta_ns, 12700ULL);
+	KUNIT_EXPECT_GE(test, ced->max_delta_ns, 27180000ULL);
+	KUNIT_EXPECT_LE(test, ced->max_delta_ns, 27470000ULL);
 	/* 1 ms converts to 1193 counts */
 	ms_in_counts = (NSEC_PER_MSEC * (u64)ced->mult) >> ced->shift;
 	KUNIT_EXPECT_GE(test, ms_in_counts, 1192ULL);

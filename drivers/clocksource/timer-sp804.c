@@ -33,10 +33,12 @@
 #define SP804_CS_RATING		200
 /*
  * LOAD is relative, so a short delta cannot land in the past the way a
- * compare value can: the floor is what taking the interrupt costs, and the
- * core raises it if the device keeps firing late.
+ * compare value can, and the driver never returns -ETIME (so the core
+ * never raises this floor).  The floor is then what the interrupt path
+ * needs between two events: 15 counts, 15 us at the usual 1 MHz, the
+ * value 6.12 has used on these boards for years.
  */
-#define SP804_MIN_DELTA		2
+#define SP804_MIN_DELTA		0xf
 #define SP804_MAX_DELTA		U32_MAX
 
 VISIBLE_IF_KUNIT const struct sp804_layout sp804_arm_layout = {
@@ -114,15 +116,12 @@ EXPORT_SYMBOL_IF_KUNIT(sp804_period_of);
  * @has_prop: the node has "arm,sp804-has-irq"
  * @has_irq: its value, the number (1 or 2) of the half whose line is wired
  *
- * Return: 0 or 1, or -EINVAL for a value that names no half.
+ * Return: 1 for the second half, else 0: a value that names no half falls
+ * back to the first, as in 6.12 (the probe warns).
  */
 VISIBLE_IF_KUNIT int sp804_event_half(bool has_prop, u32 has_irq)
 {
-	if (!has_prop)
-		return 0;
-	if (has_irq == 1 || has_irq == 2)
-		return has_irq - 1;
-	return -EINVAL;
+	return has_prop && has_irq == 2;
 }
 EXPORT_SYMBOL_IF_KUNIT(sp804_event_half);
 
@@ -237,6 +236,8 @@ VISIBLE_IF_KUNIT void sp804_event_fill(struct sp804_event *ev, void __iomem *blo
 		.set_state_oneshot_stopped = sp804_event_stop,
 		.set_state_shutdown	= sp804_event_stop,
 		.tick_resume		= sp804_event_stop,
+		.min_delta_ticks	= SP804_MIN_DELTA,
+		.max_delta_ticks	= SP804_MAX_DELTA,
 	};
 }
 EXPORT_SYMBOL_IF_KUNIT(sp804_event_fill);
@@ -352,8 +353,8 @@ static void __init sp804_event_release(void)
 
 static void __init sp804_event_start(unsigned long rate)
 {
-	clockevents_config_and_register(&sp804_event.ced, rate,
-					SP804_MIN_DELTA, SP804_MAX_DELTA);
+	clockevents_config_and_register(&sp804_event.ced, rate, sp804_event.ced.min_delta_ticks,
+					sp804_event.ced.max_delta_ticks);
 }
 
 static int __init sp804_dual_probe(struct device_node *np,
@@ -365,17 +366,17 @@ static int __init sp804_dual_probe(struct device_node *np,
 	int ev_half, cs_half, nr_clocks, err;
 	void __iomem *block;
 	u32 has_irq = 0;
+	bool has_prop;
 
 	if (taken) {
 		pr_debug("%pOF: not needed, a timer is already in use\n", np);
 		return 0;
 	}
-	ev_half = sp804_event_half(!of_property_read_u32(np, "arm,sp804-has-irq",
-							 &has_irq), has_irq);
-	if (ev_half < 0) {
-		pr_err("%pOF: arm,sp804-has-irq = %u names no timer\n", np, has_irq);
-		return ev_half;
-	}
+	has_prop = !of_property_read_u32(np, "arm,sp804-has-irq", &has_irq);
+	if (has_prop && has_irq != 1 && has_irq != 2)
+		pr_warn("%pOF: arm,sp804-has-irq = %u names no timer, using timer 1\n",
+			np, has_irq);
+	ev_half = sp804_event_half(has_prop, has_irq);
 	cs_half = !ev_half;
 
 	block = of_iomap(np, 0);
@@ -442,16 +443,18 @@ static int __init sp804_intcp_probe(struct device_node *np)
 	void __iomem *base;
 	int err;
 
-	if (used == 2 || !of_device_is_available(np)) {
-		pr_debug("%pOF: left unused\n", np);
-		return 0;
-	}
 	base = of_iomap(np, 0);
 	if (!base) {
 		pr_err("%pOF: registers cannot be mapped\n", np);
 		return -ENXIO;
 	}
+	/* Every timer is stopped, the third too, which nothing uses (as 6.12). */
 	sp804_quiesce(base, regs);
+	if (used == 2 || !of_device_is_available(np)) {
+		pr_debug("%pOF: left unused\n", np);
+		iounmap(base);
+		return 0;
+	}
 	err = sp804_clock_get(np, 0, name, &clk);
 	if (err)
 		goto fail;

@@ -74,8 +74,9 @@ static void sp804_halves_and_clocks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sp804_event_half(false, 0), 0);
 	KUNIT_EXPECT_EQ(test, sp804_event_half(true, 1), 0);
 	KUNIT_EXPECT_EQ(test, sp804_event_half(true, 2), 1);
-	KUNIT_EXPECT_EQ(test, sp804_event_half(true, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sp804_event_half(true, 3), -EINVAL);
+	/* A value naming no timer falls back to timer 1, as in 6.12. */
+	KUNIT_EXPECT_EQ(test, sp804_event_half(true, 0), 0);
+	KUNIT_EXPECT_EQ(test, sp804_event_half(true, 3), 0);
 
 	KUNIT_EXPECT_EQ(test, sp804_clock_index(3, 0), 0);
 	KUNIT_EXPECT_EQ(test, sp804_clock_index(3, 1), 1);
@@ -103,6 +104,9 @@ static void sp804_device_description(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, ev.ced.set_state_oneshot_stopped);
 	KUNIT_EXPECT_NOT_NULL(test, ev.ced.tick_resume);
 	KUNIT_EXPECT_EQ(test, ev.period, sp804_period_of(1000000));
+	/* What it is registered with: 6.12's floor, the whole 32-bit counter. */
+	KUNIT_EXPECT_EQ(test, ev.ced.min_delta_ticks, 0xfUL);
+	KUNIT_EXPECT_EQ(test, ev.ced.max_delta_ticks, (unsigned long)U32_MAX);
 }
 
 static void sp804_oneshot_writes(struct kunit *test)

@@ -11,9 +11,11 @@
  *   mode=periodic|oneshot   per-CPU tick device mode
  *   handler=NAME[/NAME]     per-CPU event handler (%ps in /proc/timer_list)
  *   bc=NAME|none    broadcast device (none: no broadcast device registered)
+ *   bcmode=periodic|oneshot  the broadcast tick device's mode
  *   res=NS          clock_getres(CLOCK_MONOTONIC) in nanoseconds
  *   rate=hz:N       every CPU takes N timer interrupts/s (within 5 %)
- *   rate=idle:N     every CPU takes at most N timer interrupts/s when idle
+ *   rate=idle:N     every CPU takes at most N timer interrupts/s when idle,
+ *                   and at least IDLE_FLOOR (a dead device takes none)
  *   idle=S          length of the idle interval in seconds (default 10)
  *   cs=NAME:N       N clocksources named NAME are registered (a driver that
  *                   gave up on a node left none of it behind)
@@ -30,6 +32,16 @@
  *   bcmask=1        while they sleep, some sample of /proc/timer_list shows a
  *                   CPU in tick_broadcast_oneshot_mask (deep idle on the
  *                   broadcast)
+ *   clockagree=MS   the printk clock (local_clock()) and CLOCK_MONOTONIC
+ *                   differ by at most MS milliseconds (early jiffies that
+ *                   ran too fast or too slow would leave them apart)
+ *   errok=TEXT      an error-level kernel message of ours containing TEXT ('+'
+ *                   for space) is expected (up to 8); any other one fails:
+ *                   messages at levels 0-3 that come from the tick layer and
+ *                   its drivers are checked on every run
+ *   tickgrid=P:S    every online CPU's tick hrtimer (tick_nohz_handler) expires
+ *                   on the P ns jiffies grid, shifted for CPU n by
+ *                   n * (P / 2 / possible CPUs) when S is 1 (skew_tick=1)
  *
  * Timer interrupts are the /proc/interrupts rows whose label or description
  * names a timer (LOC, timer, twd, hpet), summed per CPU column: broadcast
@@ -45,10 +57,13 @@
 #include <time.h>
 #include <pthread.h>
 #include <sched.h>
+#include <fcntl.h>
 #include <sys/klog.h>
 #include <unistd.h>
 
 #define MAX_CPUS 64
+/* An idle CPU still wakes for timekeeping and housekeeping timers. */
+#define IDLE_FLOOR 0.5
 #define NAME_LEN 64
 
 struct tick_dev {
@@ -263,6 +278,33 @@ static double now_seconds(void)
 }
 
 
+/* The whole kernel log buffer as text, or NULL (reported as a failed case). */
+static char *read_kernel_log(void)
+{
+	int size = klogctl(10, NULL, 0), len;
+	char *buf = size > 0 ? malloc(size + 1) : NULL;
+
+	len = buf ? klogctl(3, buf, size) : -1;
+	if (len < 0) {
+		result(0, "kernel log readable (%s)", strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* A matrix text into @dst: '+' stands for a space there. */
+static void plus_to_space(char *dst, size_t len, const char *src)
+{
+	char *p;
+
+	snprintf(dst, len, "%s", src);
+	for (p = dst; *p; p++)
+		if (*p == '+')
+			*p = ' ';
+}
+
 /* The sum over all CPU columns of the /proc/interrupts-format row @irq in @path. */
 static long long irq_row_sum(const char *path, const char *irq)
 {
@@ -448,6 +490,57 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Stamp a message into the kernel log between two CLOCK_MONOTONIC readings
+ * and compare its printk time (local_clock(), CONFIG_PRINTK_TIME) with them.
+ */
+static void check_clocks_agree(const char *spec)
+{
+	long long t0, t1, ts = -1, diff;
+	long max_ms = atol(spec);
+	char mark[64], *buf, *hit;
+	struct timespec t;
+	int fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t0 = ts_ns(&t) / 1000;
+	/* With its newline: a record without one stays open, unread, for a continuation. */
+	snprintf(mark, sizeof(mark), "tick-assert: clock check %lld\n", t0);
+	fd = open("/dev/kmsg", O_WRONLY);
+	if (fd < 0 || write(fd, mark, strlen(mark)) < 0) {
+		result(0, "/dev/kmsg writable (%s)", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t1 = ts_ns(&t) / 1000;
+	close(fd);
+
+	buf = read_kernel_log();
+	if (buf) {
+		*strchr(mark, '\n') = '\0';
+		hit = strstr(buf, mark);
+		/* "[  12.962989] tick-assert: ..." */
+		if (hit) {
+			char *open_br = hit;
+			long sec, usec;
+
+			while (open_br > buf && *open_br != '[')
+				open_br--;
+			if (sscanf(open_br, "[%ld.%ld]", &sec, &usec) == 2)
+				ts = sec * 1000000LL + usec;
+		}
+	}
+	free(buf);
+	diff = ts - (t0 + t1) / 2;
+	diag("clocks: printk %lld us, CLOCK_MONOTONIC %lld..%lld us, apart %lld us", ts, t0, t1,
+	     diff);
+	result(ts >= 0 && llabs(diff) <= max_ms * 1000LL,
+	       "printk clock and CLOCK_MONOTONIC %lld us apart, expected at most %ld ms",
+	       diff, max_ms);
+}
+
 /* Is some CPU in tick_broadcast_oneshot_mask in /proc/timer_list now? */
 static int broadcast_oneshot_busy(void)
 {
@@ -520,6 +613,83 @@ static void check_sleepers(const char *spec, int want_mask)
 		       busy ? "some" : "none", samples);
 }
 
+/* How many CPUs are possible (skew_tick spreads the ticks over them). */
+static int possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	int lo = 0, hi = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d-%d", &lo, &hi) < 2)
+		hi = lo;
+	fclose(f);
+	return hi + 1;
+}
+
+/*
+ * Each CPU's tick hrtimer expiry from /proc/timer_list (0: not queued), in
+ * @exp indexed by CPU.
+ */
+static void read_tick_expiries(unsigned long long *exp)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	char line[512];
+	int cpu = -1, want = 0;
+
+	memset(exp, 0, sizeof(*exp) * MAX_CPUS);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long soft;
+		int c;
+
+		if (sscanf(line, "cpu: %d", &c) == 1) {
+			cpu = c >= 0 && c < MAX_CPUS ? c : -1;
+			want = 0;
+		} else if (cpu >= 0 && strstr(line, ", tick_nohz_handler,")) {
+			want = 1;
+		} else if (want && sscanf(line, " # expires at %llu-", &soft) == 1) {
+			if (!exp[cpu])
+				exp[cpu] = soft;
+			want = 0;
+		}
+	}
+	fclose(f);
+}
+
+static void check_tick_grid(const char *spec)
+{
+	unsigned long long exp[MAX_CPUS], period;
+	int skew, cpu, tries, npos = possible_cpus();
+
+	if (sscanf(spec, "%llu:%d", &period, &skew) != 2 || !period || npos < 1) {
+		result(0, "tickgrid=%s: expected PERIOD_NS:0|1", spec);
+		return;
+	}
+	/* A tick being run right now is not queued: look again. */
+	for (tries = 0; tries < 10; tries++) {
+		int missing = 0;
+
+		read_tick_expiries(exp);
+		for (cpu = 0; cpu < MAX_CPUS; cpu++)
+			missing += online[cpu] && !exp[cpu];
+		if (!missing)
+			break;
+	}
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		unsigned long long want = skew ? period / 2 / npos * cpu : 0;
+
+		if (!online[cpu])
+			continue;
+		diag("tick-grid: cpu%d tick expires at %llu, %llu into the period", cpu,
+		     exp[cpu], exp[cpu] % period);
+		result(exp[cpu] && exp[cpu] % period == want,
+		       "cpu%d tick at %llu ns into its %llu ns period, expected %llu",
+		       cpu, exp[cpu] % period, period, want);
+	}
+}
+
 static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 {
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
@@ -567,9 +737,9 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 		if (periodic)
 			ok = rate >= want * 0.95 && rate <= want * 1.05;
 		else
-			ok = rate <= want;
+			ok = rate <= want && rate >= IDLE_FLOOR;
 		result(ok, "cpu%d tick rate %.1f/s over %.1f s, expected %s%.0f/s",
-		       cpu, rate, dt, periodic ? "5% around " : "at most ",
+		       cpu, rate, dt, periodic ? "5% around " : "between 0.5 and ",
 		       want);
 	}
 	/* One machine-readable line for the host's summary and bench. */
@@ -612,22 +782,67 @@ static void check_clocksources(const char *spec)
 /* Does the kernel log hold a line with @spec in it ('+' for space)? */
 static void check_log(const char *spec)
 {
-	char text[256], *p, *buf;
-	int size = klogctl(10, NULL, 0), len;
+	char text[256], *buf = read_kernel_log();
 
-	snprintf(text, sizeof(text), "%s", spec);
-	for (p = text; *p; p++)
-		if (*p == '+')
-			*p = ' ';
-	buf = size > 0 ? malloc(size + 1) : NULL;
-	len = buf ? klogctl(3, buf, size) : -1;
-	if (len < 0) {
-		result(0, "kernel log readable (%s)", strerror(errno));
-		free(buf);
+	if (!buf)
 		return;
-	}
-	buf[len] = '\0';
+	plus_to_space(text, sizeof(text), spec);
 	result(strstr(buf, text) != NULL, "kernel log says '%s'", text);
+	free(buf);
+}
+
+/* How the messages of the tick layer and its drivers begin. */
+static const char *const our_prefixes[] = {
+	"clockevents:", "Clockevents:", "hpet:", "sp804:", "tick-sched:", "tick:",
+	"Failed to broadcast timer tick", "TSC_DEADLINE disabled", "APIC timer",
+	"Spurious LAPIC timer", "i8253:",
+};
+
+static int ours_message(const char *text)
+{
+	size_t i;
+
+	if (!strncmp(text, "[Firmware Bug]: ", 16))
+		text += 16;
+	for (i = 0; i < sizeof(our_prefixes) / sizeof(our_prefixes[0]); i++)
+		if (!strncmp(text, our_prefixes[i], strlen(our_prefixes[i])))
+			return 1;
+	return 0;
+}
+
+/* Error-level (0-3) kernel messages of ours, other than the expected ones. */
+static void check_error_log(const char *const *allow, int nr_allow)
+{
+	char *buf = read_kernel_log(), *line, *save;
+	int bad = 0, i;
+
+	if (!buf)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *text = line;
+		int level, ok = 0;
+
+		if (sscanf(line, "<%d>", &level) != 1 || level > 3)
+			continue;
+		text = strchr(line, '>') + 1;
+		if (*text == '[' && strchr(text, ']'))
+			text = strchr(text, ']') + 1;
+		while (*text == ' ')
+			text++;
+		if (!ours_message(text))
+			continue;
+		for (i = 0; i < nr_allow && !ok; i++) {
+			char want[256];
+
+			plus_to_space(want, sizeof(want), allow[i]);
+			ok = strstr(text, want) != NULL;
+		}
+		if (!ok) {
+			diag("unexpected error: %s", text);
+			bad++;
+		}
+	}
+	result(!bad, "no unexpected error-level message of the tick layer (%d found)", bad);
 	free(buf);
 }
 
@@ -635,6 +850,8 @@ int main(int argc, char **argv)
 {
 	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
 	const char *rate = NULL, *cs = NULL, *logs[8], *irqinit = NULL, *sleep = NULL;
+	const char *tickgrid = NULL, *clockagree = NULL, *bcmode = NULL, *errok[8];
+	int nr_errok = 0;
 	struct idle_probe probe = { 0 };
 	int bcmask = 0;
 	int nr_logs = 0;
@@ -677,6 +894,14 @@ int main(int argc, char **argv)
 			irqinit = val;
 		else if (!strcmp(argv[i], "sleep"))
 			sleep = val;
+		else if (!strcmp(argv[i], "bcmode"))
+			bcmode = val;
+		else if (!strcmp(argv[i], "errok") && nr_errok < 8)
+			errok[nr_errok++] = val;
+		else if (!strcmp(argv[i], "clockagree"))
+			clockagree = val;
+		else if (!strcmp(argv[i], "tickgrid"))
+			tickgrid = val;
 		else if (!strcmp(argv[i], "bcmask"))
 			bcmask = atoi(val);
 		else if (!strcmp(argv[i], "log") && nr_logs < 8)
@@ -740,6 +965,9 @@ int main(int argc, char **argv)
 		diag("broadcast: %s %s", have, mode_name(bcast.mode));
 		result(matches_one_of(bc, have),
 		       "broadcast device %s, expected %s", have, bc);
+		if (bcmode)
+			result(!strcmp(mode_name(bcast.mode), bcmode),
+			       "broadcast mode %s, expected %s", mode_name(bcast.mode), bcmode);
 		if (strcmp(have, "none")) {
 			if (read_sysfs_name("/sys/devices/system/clockevents/broadcast/current_device",
 					    name, sizeof(name)))
@@ -761,6 +989,11 @@ int main(int argc, char **argv)
 		check_clocksources(cs);
 	for (i = 0; i < nr_logs; i++)
 		check_log(logs[i]);
+	check_error_log(errok, nr_errok);
+	if (clockagree)
+		check_clocks_agree(clockagree);
+	if (tickgrid)
+		check_tick_grid(tickgrid);
 	if (irqinit)
 		check_irq_at_init(irqinit);
 	if (rate || probe.cstate || probe.irqgrow)

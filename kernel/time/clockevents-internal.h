@@ -11,7 +11,7 @@
 #include <linux/types.h>
 
 #if IS_ENABLED(CONFIG_KUNIT)
-void clockevents_config(struct clock_event_device *dev, u32 freq);
+int clockevents_config(struct clock_event_device *dev, u32 freq);
 u64 clockevents_ticks_to_ns(unsigned long ticks, struct clock_event_device *dev,
 			    bool upper);
 unsigned long clockevents_ns_to_ticks(u64 ns, struct clock_event_device *dev);

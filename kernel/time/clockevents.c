@@ -78,8 +78,8 @@ static DEFINE_MUTEX(clockevents_mutex);
  * least @ticks.  An upper bound is rounded up only while a nanosecond is
  * worth no more than one tick; for devices faster than 1 GHz rounding up
  * would overshoot the device's range, so it is rounded down.  A result
- * that does not fit saturates, and nothing below a microsecond is
- * returned.
+ * that does not fit saturates at the largest delay whose conversion back
+ * (ns * mult) fits 64 bits, and nothing below a microsecond is returned.
  *
  * Return: the converted delay in nanoseconds.
  */
@@ -87,21 +87,20 @@ VISIBLE_IF_KUNIT u64 clockevents_ticks_to_ns(unsigned long ticks,
 					     struct clock_event_device *dev,
 					     bool upper)
 {
-	bool ns_coarser_than_tick;
+	bool ns_coarser_than_tick, saturated;
 	u64 scaled, ns;
 	u32 rem;
 
 	if (WARN_ON_ONCE(!dev->mult))
 		dev->mult = 1;
 
-	if (ticks && fls64(ticks) + dev->shift > 64)
-		scaled = U64_MAX;
-	else
-		scaled = (u64)ticks << dev->shift;
+	saturated = ticks && fls64(ticks) + dev->shift > 64;
+	scaled = saturated ? U64_MAX : (u64)ticks << dev->shift;
 
 	ns = div_u64_rem(scaled, dev->mult, &rem);
 	ns_coarser_than_tick = dev->mult <= (1ULL << dev->shift);
-	if (rem && (!upper || ns_coarser_than_tick))
+	/* Saturated, ns * mult must still fit: no rounding up then. */
+	if (rem && !saturated && (!upper || ns_coarser_than_tick))
 		ns++;
 
 	return max(ns, CE_MIN_DELTA_FLOOR_NS);
@@ -542,35 +541,34 @@ EXPORT_SYMBOL_GPL(clockevents_register_device);
  * @freq:	its frequency in Hz
  *
  * Only oneshot devices are programmed in ticks, so others are left alone.
- * The conversion covers the whole of max_delta_ticks (capped at ten
- * minutes for devices wider than 32 bits).
+ * For devices wider than 32 bits, mult and shift are chosen for ten
+ * minutes, which keeps them precise; max_delta_ns is still the whole
+ * range that converts without overflow (about 1466 s for a 3 GHz TSC
+ * deadline, 1431 s for a 56-bit counter at 24 MHz), as in 6.12.
+ *
+ * Return: 0, or -EINVAL for a oneshot device of frequency 0 (then left
+ * untouched: it cannot be programmed).
  */
-VISIBLE_IF_KUNIT void clockevents_config(struct clock_event_device *dev,
-					 u32 freq)
+VISIBLE_IF_KUNIT int clockevents_config(struct clock_event_device *dev, u32 freq)
 {
-	bool capped;
 	u64 range_s;
 
 	if (!(dev->features & CLOCK_EVT_FEAT_ONESHOT))
-		return;
-	if (WARN(!freq, "clockevents: %s has a frequency of 0\n", dev->name))
-		return;
+		return 0;
+	if (!freq)
+		return -EINVAL;
 
 	range_s = div_u64(dev->max_delta_ticks, freq);
-	capped = dev->max_delta_ticks > U32_MAX && range_s > CE_LONG_RANGE_CAP_S;
-	if (capped)
-		range_s = CE_LONG_RANGE_CAP_S;
+	if (dev->max_delta_ticks > U32_MAX)
+		range_s = min_t(u64, range_s, CE_LONG_RANGE_CAP_S);
 	range_s = max_t(u64, range_s, 1);
 	clockevents_calc_mult_shift(dev, freq, range_s);
 
 	dev->min_delta_ns = clockevents_ticks_to_ns(dev->min_delta_ticks, dev, false);
 	dev->max_delta_ns = clockevents_ticks_to_ns(dev->max_delta_ticks, dev, true);
-	/* Past the cap mult and shift promise nothing, so stop there. */
-	if (capped)
-		dev->max_delta_ns = min_t(u64, dev->max_delta_ns,
-					  (u64)CE_LONG_RANGE_CAP_S * NSEC_PER_SEC);
 	/* A range the device declared upside down is at least not negative. */
 	dev->max_delta_ns = max(dev->max_delta_ns, dev->min_delta_ns);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(clockevents_config);
 
@@ -587,7 +585,12 @@ EXPORT_SYMBOL_IF_KUNIT(clockevents_config);
  */
 int __clockevents_update_freq(struct clock_event_device *dev, u32 freq)
 {
-	clockevents_config(dev, freq);
+	int ret = clockevents_config(dev, freq);
+
+	if (ret) {
+		pr_err("clockevents: %s: new frequency 0 refused\n", dev->name);
+		return ret;
+	}
 
 	switch (clockevent_get_state(dev)) {
 	case CLOCK_EVT_STATE_ONESHOT:
@@ -609,7 +612,9 @@ EXPORT_SYMBOL_IF_KUNIT(__clockevents_update_freq);
  * @min_delta:	fewest ticks it can be armed for in oneshot mode
  * @max_delta:	most ticks it can be armed for in oneshot mode
  *
- * @min_delta and @max_delta may be 0 for a periodic-only device.
+ * @min_delta and @max_delta may be 0 for a periodic-only device.  A
+ * oneshot device of frequency 0 is not registered (6.12 warned and
+ * registered it with zero delta limits): the error names it.
  *
  * Context: any; see clockevents_register_device().
  */
@@ -618,7 +623,10 @@ void clockevents_config_and_register(struct clock_event_device *dev, u32 freq,
 {
 	dev->max_delta_ticks = max_delta;
 	dev->min_delta_ticks = min_delta;
-	clockevents_config(dev, freq);
+	if (clockevents_config(dev, freq)) {
+		pr_err("clockevents: %s has a frequency of 0, not registered\n", dev->name);
+		return;
+	}
 	clockevents_register_device(dev);
 }
 EXPORT_SYMBOL_GPL(clockevents_config_and_register);

@@ -130,6 +130,7 @@ static const struct ce_rate ce_rates[] = {
 	{ "HPET", 14318180, 0x30, 0x7fffffffUL },
 	{ "24 MHz wide counter", 24000000, 0xf, ULONG_MAX },
 	{ "1 GHz", 1000000000, 1, 0x7fffffffUL },
+	{ "3 GHz TSC deadline", 3000000000U, 0xf, ULONG_MAX },
 };
 
 static void ce_rate_desc(const struct ce_rate *r, char *desc)
@@ -160,6 +161,27 @@ static void ce_config_limits(struct kunit *test)
 						  &product),
 			       "max_delta_ns %llu * mult %u overflows",
 			       m.ce.max_delta_ns, m.ce.mult);
+	/* Wider than 32 bits: the whole convertible range, not ten minutes (6.12). */
+	if (r->max_ticks > U32_MAX)
+		KUNIT_EXPECT_GT(test, m.ce.max_delta_ns, 600ULL * NSEC_PER_SEC);
+}
+
+/* A oneshot device of frequency 0 cannot be programmed: refused, untouched. */
+static void ce_config_zero_freq(struct kunit *test)
+{
+	struct mock_ce m;
+
+	mock_init(&m, 1000000, 0xf, 0xffff);
+	m.ce.mult = 0;
+	m.ce.shift = 0;
+	m.ce.min_delta_ns = 0;
+	m.ce.max_delta_ns = 0;
+	KUNIT_EXPECT_EQ(test, clockevents_config(&m.ce, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, m.ce.mult, 0);
+	KUNIT_EXPECT_EQ(test, m.ce.max_delta_ns, 0);
+	/* A periodic-only device has no use for a frequency. */
+	m.ce.features = CLOCK_EVT_FEAT_PERIODIC;
+	KUNIT_EXPECT_EQ(test, clockevents_config(&m.ce, 0), 0);
 }
 
 /*
@@ -453,6 +475,7 @@ static void ce_parse_name(struct kunit *test)
 
 static struct kunit_case clockevents_test_cases[] = {
 	KUNIT_CASE_PARAM(ce_config_limits, ce_rate_gen_params),
+	KUNIT_CASE(ce_config_zero_freq),
 	KUNIT_CASE_PARAM(ce_round_trip, ce_rate_gen_params),
 	KUNIT_CASE(ce_delta2ns_bounds),
 	KUNIT_CASE(ce_past_expiry),

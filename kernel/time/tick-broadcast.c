@@ -839,7 +839,7 @@ static void bc_aim_at_sleepers(struct clock_event_device *bc)
 	}
 	if (next_cpu >= 0)
 		bc_arm_for(bc, next_cpu, next);
-	else
+	else if (clockevent_state_oneshot(bc))
 		clockevents_program_event(bc, KTIME_MAX, false);
 }
 

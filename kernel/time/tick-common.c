@@ -224,18 +224,64 @@ static inline void tick_boot_duty_taken(int cpu) { }
 static inline void tick_boot_duty_offer(int cpu) { }
 #endif
 
-/*
- * The first multiple of TICK_NSEC after @t: jiffies end on such points,
- * which the timer code assumes when it rounds a low resolution hrtimer up
- * to the tick that will expire it.  Never 0, so that the jiffy before it
- * does not start before boot.
+/**
+ * tick_boot_next_period - tick_next_period as the first tick device sets it
+ * @now:	ktime_get() at its registration
+ *
+ * Timekeeping still runs on the jiffies clocksource then: ktime_get()
+ * moves in whole ticks plus the boot offset.  A periodic tick emulated on
+ * a oneshot device is armed a period after each tick's clock reading, so
+ * the first boundary must be a whole period after @now too.  A boundary
+ * on the TICK_NSEC grid would be d < TICK_NSEC after it, every time: the
+ * early jiffies would run TICK_NSEC/d times too fast, and with d near the
+ * device's minimum delta the tick would never let the boot go on.
+ * tick_align_next_period() moves the boundaries to the grid later.
+ *
+ * Return: @now, the end of the jiffy in progress.
  */
-static ktime_t tick_grid_point_after(ktime_t t)
+VISIBLE_IF_KUNIT ktime_t tick_boot_next_period(ktime_t now)
+{
+	return now;
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_boot_next_period);
+
+/**
+ * tick_grid_round_up - the first multiple of TICK_NSEC at or after a time
+ * @t:	the time
+ *
+ * Return: @t itself when it is on the grid.
+ */
+VISIBLE_IF_KUNIT ktime_t tick_grid_round_up(ktime_t t)
 {
 	u32 into;
 
 	div_u64_rem(t, TICK_NSEC, &into);
-	return ktime_add_ns(t, TICK_NSEC - into);
+	return into ? ktime_add_ns(t, TICK_NSEC - into) : t;
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_grid_round_up);
+
+/* tick_next_period has been put on the grid; under jiffies_lock. */
+static bool tick_period_aligned;
+
+/**
+ * tick_align_next_period - put the jiffies boundaries on the TICK_NSEC grid
+ *
+ * Jiffies end on multiples of TICK_NSEC from then on, which the timer code
+ * assumes when it rounds a low resolution hrtimer up to the tick that will
+ * expire it.  Done once, when the first CPU's tick goes oneshot
+ * (tick_setup_sched_timer()): by then timekeeping runs on a real
+ * clocksource.  The jiffy in progress grows by less than a period.
+ */
+void tick_align_next_period(void)
+{
+	raw_spin_lock(&jiffies_lock);
+	write_seqcount_begin(&jiffies_seq);
+	if (!tick_period_aligned) {
+		tick_next_period = tick_grid_round_up(tick_next_period);
+		tick_period_aligned = true;
+	}
+	write_seqcount_end(&jiffies_seq);
+	raw_spin_unlock(&jiffies_lock);
 }
 
 /* The first tick device of @cpu: take the jiffies duty if nobody has it. */
@@ -245,7 +291,7 @@ static void tick_take_duty_if_unowned(int cpu)
 		tick_boot_duty_offer(cpu);
 		return;
 	}
-	tick_next_period = tick_grid_point_after(ktime_get());
+	tick_next_period = tick_boot_next_period(ktime_get());
 	WRITE_ONCE(tick_do_timer_cpu, cpu);
 	tick_boot_duty_taken(cpu);
 }

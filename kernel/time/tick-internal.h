@@ -32,6 +32,7 @@ static inline struct clock_event_device *tick_this_cpu_device(void)
 }
 
 ktime_t tick_read_next_period(unsigned long *basej);
+void tick_align_next_period(void);
 extern void tick_setup_periodic(struct clock_event_device *dev, int broadcast);
 extern void tick_handle_periodic(struct clock_event_device *dev);
 extern void tick_check_new_device(struct clock_event_device *dev);

@@ -56,6 +56,8 @@ bool tick_device_preferred(const struct clock_event_device *curdev,
 			   int cpu, bool oneshot_active, bool irq_movable);
 ktime_t tick_first_future_period(struct clock_event_device *dev, ktime_t next,
 				 void (*on_miss)(int cpu), int cpu);
+ktime_t tick_boot_next_period(ktime_t now);
+ktime_t tick_grid_round_up(ktime_t t);
 bool tick_broadcast_suitable(const struct clock_event_device *curdev,
 			     const struct clock_event_device *newdev, bool oneshot);
 ktime_t tick_broadcast_scan(const struct cpumask *sleepers,

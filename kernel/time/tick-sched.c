@@ -160,9 +160,14 @@ static void tick_update_jiffies(ktime_t now)
 	ticks = tick_jiffies_due(now, tick_next_period);
 	if (ticks) {
 		write_seqcount_begin(&jiffies_seq);
-		do_timer(ticks);
+		jiffies_64 += ticks;
 		tick_publish_next_period(ktime_add_ns(tick_next_period, ticks * TICK_NSEC));
 		write_seqcount_end(&jiffies_seq);
+		/*
+		 * do_timer() minus the seqcount: readers of jiffies (on 32-bit
+		 * every jiffies_64 reader) need not retry for the load average.
+		 */
+		calc_global_load();
 	}
 	raw_spin_unlock(&jiffies_lock);
 
@@ -294,7 +299,10 @@ static int sched_skew_tick;
 
 static int __init setup_skew_tick(char *str)
 {
-	if (!str || kstrtoint(str, 0, &sched_skew_tick))
+	char *p = str;
+
+	/* The forms get_option() takes, as in 6.12 ("1", "0x1", "1,"). */
+	if (!p || !get_option(&p, &sched_skew_tick))
 		pr_warn("skew_tick=%s: not a number, ignored\n", str ?: "");
 	return 0;
 }
@@ -329,8 +337,10 @@ void tick_setup_sched_timer(bool hrtimer)
 {
 	struct tick_sched *ts = this_cpu_ptr(&tick_cpu_sched);
 	unsigned long basej;
-	ktime_t grid = tick_jiffies_snapshot(&basej);
+	ktime_t grid;
 
+	tick_align_next_period();
+	grid = tick_jiffies_snapshot(&basej);
 	hrtimer_init(&ts->sched_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	if (IS_ENABLED(CONFIG_HIGH_RES_TIMERS) && hrtimer) {
 		tick_sched_mark(ts, TS_FLAG_HIGHRES);
@@ -397,10 +407,12 @@ bool tick_nohz_enabled __read_mostly = true;
 
 static int __init setup_tick_nohz(char *str)
 {
-	if (kstrtobool(str, &tick_nohz_enabled))
-		pr_warn("nohz=%s: not on or off, NO_HZ stays %s\n", str,
-			str_on_off(tick_nohz_enabled));
-	return 1;
+	if (!kstrtobool(str, &tick_nohz_enabled))
+		return 1;
+	pr_warn("nohz=%s: not on or off, NO_HZ stays %s\n", str,
+		str_on_off(tick_nohz_enabled));
+	/* As 6.12: init is told of the parameter it did not take. */
+	return 0;
 }
 __setup("nohz=", setup_tick_nohz);
 
@@ -512,7 +524,11 @@ static u64 tick_idle_sum_us(int cpu, const ktime_t *sum, bool open_counts,
  * @cpu:		the CPU
  * @last_update_time:	if not NULL, set to the time of the reading, in us
  *
- * Includes the idle period @cpu is in, unless it waits for I/O.
+ * Includes the idle period @cpu is in, unless it waits for I/O.  Read from
+ * another CPU, the open period is counted here or by
+ * get_cpu_iowait_time_us() as that CPU's I/O waiters stand at the moment
+ * of reading, so when they change mid-period a later reading can be
+ * smaller than an earlier one (the time moves to the other sum).
  *
  * Return: microseconds since boot, or -1 when NO_HZ is not active (the
  * caller then falls back to tick-based accounting).
@@ -560,7 +576,11 @@ VISIBLE_IF_KUNIT u64 tick_nohz_pick_deadline(const struct tick_idle_view *v)
 	u64 next = v->needs_tick ? v->basemono + TICK_NSEC : v->next_timer;
 	u64 limit = KTIME_MAX;
 
-	/* The timer code never reports an expiry before the jiffy it was asked from. */
+	/*
+	 * The timer code never reports an expiry before the jiffy it was
+	 * asked from (tick_nohz_next_event() warns if it does); were it to,
+	 * the deadline is that jiffy, never the past.
+	 */
 	next = max(next, v->basemono);
 
 	/* Stopping for a period or less saves no interrupt. */
@@ -627,6 +647,8 @@ static ktime_t tick_nohz_next_event(struct tick_sched *ts, int cpu)
 	if (!v.needs_tick) {
 		v.next_timer = get_next_timer_interrupt(basej, v.basemono);
 		ts->next_timer = v.next_timer;
+		/* A timer before the jiffy asked from: the timer base is broken. */
+		WARN_ON_ONCE(v.next_timer < v.basemono);
 	}
 	v.stopped = tick_sched_has(ts, TS_FLAG_STOPPED);
 	v.keeps_time = tick_keeps_time(ts, cpu);
@@ -645,7 +667,7 @@ static void tick_nohz_stop_tick(struct tick_sched *ts, int cpu)
 {
 	bool base_idle = tick_sched_has(ts, TS_FLAG_STOPPED);
 	int owner, had;
-	u64 expires;
+	u64 expires, basemono;
 
 	/*
 	 * The timer base must be idle too, or a timer queued from now on
@@ -653,8 +675,8 @@ static void tick_nohz_stop_tick(struct tick_sched *ts, int cpu)
 	 * makes the base report a later expiry: the computed one is early,
 	 * but safe.  Either way the computation is used up.
 	 */
-	expires = timer_base_try_to_set_idle(ts->last_jiffies, ts->timer_expires_base,
-					     &base_idle);
+	basemono = ts->timer_expires_base;
+	expires = timer_base_try_to_set_idle(ts->last_jiffies, basemono, &base_idle);
 	expires = min_t(u64, expires, ts->timer_expires);
 	ts->timer_expires_base = 0;
 
@@ -672,9 +694,20 @@ static void tick_nohz_stop_tick(struct tick_sched *ts, int cpu)
 		WRITE_ONCE(tick_do_timer_cpu, owner);
 
 	/* Already asleep until exactly this deadline. */
-	if (tick_sched_has(ts, TS_FLAG_STOPPED) && expires == ts->next_tick &&
-	    (expires == KTIME_MAX || expires == hrtimer_get_expires(&ts->sched_timer)))
-		return;
+	if (tick_sched_has(ts, TS_FLAG_STOPPED) && expires == ts->next_tick) {
+		if (expires == KTIME_MAX || expires == hrtimer_get_expires(&ts->sched_timer))
+			return;
+		/*
+		 * Stopped for this deadline, yet armed for another: a wakeup
+		 * may have been lost.  Re-armed below; 6.12's words, which
+		 * bug reports quote.
+		 */
+		WARN_ONCE(1,
+			  "basemono: %llu ts->next_tick: %llu dev->next_event: %llu timer->active: %d timer->expires: %llu\n",
+			  basemono, ts->next_tick,
+			  tick_this_cpu_device()->next_event, hrtimer_active(&ts->sched_timer),
+			  hrtimer_get_expires(&ts->sched_timer));
+	}
 
 	if (!tick_sched_has(ts, TS_FLAG_STOPPED)) {
 		/* Where the tick would have fired: it restarts on this grid. */
@@ -946,7 +979,8 @@ ktime_t tick_nohz_get_next_hrtimer(void)
  * the same idle round.  The idle entry time stands in for now.
  *
  * Return: the time until the next event if the tick were stopped, or
- * *@delta_next when it may not be.
+ * *@delta_next when it may not be.  Both are measured from the idle entry
+ * time, so they can be negative when that event has already passed.
  * Context: idle task, interrupts disabled, after tick_nohz_idle_enter().
  */
 ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next)

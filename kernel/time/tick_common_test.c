@@ -193,6 +193,71 @@ static void tick_period_skip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rem, 0);
 }
 
+/*
+ * A simulated early-boot clock: timekeeping on the jiffies clocksource
+ * reads the boot offset plus whole ticks.  The mock device takes absolute
+ * expiries, so the test sees what is armed against that clock.
+ */
+static ktime_t sim_now, sim_armed;
+
+static int sim_next_ktime(ktime_t expires, struct clock_event_device *dev)
+{
+	if (expires <= sim_now)
+		return -ETIME;
+	sim_armed = expires;
+	return 0;
+}
+
+/*
+ * The periodic tick emulated on a oneshot device from the first
+ * registration on: each tick is armed a whole period after the clock's
+ * reading, whatever the boot offset (6.4 armed d < TICK_NSEC after it).
+ */
+static void tick_boot_emulated_period(struct kunit *test)
+{
+	static const u64 offsets[] = { 0, 1, TICK_NSEC / 3, TICK_NSEC - 1000, TICK_NSEC - 1 };
+	struct clock_event_device dev;
+	unsigned int i, k;
+	ktime_t armed;
+
+	for (i = 0; i < ARRAY_SIZE(offsets); i++) {
+		mock_oneshot(&dev);
+		dev.features |= CLOCK_EVT_FEAT_KTIME;
+		dev.set_next_ktime = sim_next_ktime;
+		sim_now = offsets[i] + 1000 * (u64)TICK_NSEC;
+		armed = tick_first_future_period(&dev, tick_boot_next_period(sim_now), NULL,
+						 THIS_CPU);
+		for (k = 0; k < 4; k++) {
+			KUNIT_EXPECT_EQ_MSG(test, ktime_sub(armed, sim_now), TICK_NSEC,
+					    "offset %llu, tick %u", offsets[i], k);
+			KUNIT_EXPECT_EQ(test, sim_armed, armed);
+			/* The tick advances jiffies: the clock moves one period. */
+			sim_now = ktime_add_ns(sim_now, TICK_NSEC);
+			armed = tick_first_future_period(&dev, ktime_add_ns(armed, TICK_NSEC),
+							 NULL, THIS_CPU);
+		}
+	}
+}
+
+/* Aligning the boundaries later: onto the grid, never back, less than a period on. */
+static void tick_grid_alignment(struct kunit *test)
+{
+	static const u64 times[] = { 1, TICK_NSEC - 1, TICK_NSEC, TICK_NSEC + 1,
+				     123456789012ULL, 1000 * (u64)TICK_NSEC };
+	unsigned int i;
+	ktime_t up;
+	u32 rem;
+
+	for (i = 0; i < ARRAY_SIZE(times); i++) {
+		up = tick_grid_round_up(times[i]);
+		div_u64_rem(up, TICK_NSEC, &rem);
+		KUNIT_EXPECT_EQ_MSG(test, rem, 0, "%llu", times[i]);
+		KUNIT_EXPECT_GE(test, up, times[i]);
+		KUNIT_EXPECT_LT(test, ktime_sub(up, times[i]), TICK_NSEC);
+	}
+	KUNIT_EXPECT_EQ(test, tick_grid_round_up(5 * (u64)TICK_NSEC), 5 * (u64)TICK_NSEC);
+}
+
 #if defined(CONFIG_GENERIC_CLOCKEVENTS_BROADCAST) && defined(CONFIG_TICK_ONESHOT)
 /* Which devices may broadcast, and which one wins. */
 static void tick_broadcast_choice(struct kunit *test)
@@ -336,6 +401,8 @@ static struct kunit_case tick_common_test_cases[] = {
 	KUNIT_CASE(tick_period_catch_up),
 	KUNIT_CASE(tick_period_on_time),
 	KUNIT_CASE(tick_period_skip),
+	KUNIT_CASE(tick_boot_emulated_period),
+	KUNIT_CASE(tick_grid_alignment),
 #if defined(CONFIG_GENERIC_CLOCKEVENTS_BROADCAST) && defined(CONFIG_TICK_ONESHOT)
 	KUNIT_CASE(tick_broadcast_choice),
 	KUNIT_CASE(tick_broadcast_due),

@@ -41,6 +41,7 @@ bool hpet_cmp_missed(u32 cmp, u32 now);
 u32 hpet_cycles_of(u64 ns, u32 mult, u32 shift);
 unsigned int hpet_rtc_advance(u32 *cmp, u32 delta, u32 now);
 unsigned int hpet_plan_roles(const struct hpet_role_plan *plan, enum hpet_role *role);
+unsigned int hpet_roles_rollback(enum hpet_role *role, unsigned int nr);
 #endif
 
 #endif /* _X86_KERNEL_HPET_KUNIT_H */

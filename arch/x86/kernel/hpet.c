@@ -254,6 +254,46 @@ VISIBLE_IF_KUNIT unsigned int hpet_plan_roles(const struct hpet_role_plan *plan,
 }
 EXPORT_SYMBOL_IF_KUNIT(hpet_plan_roles);
 
+/**
+ * hpet_roles_rollback() - free the per-CPU candidates again
+ * @role: the channels' roles; per-CPU ones become free
+ * @nr: the number of channels
+ *
+ * When per-CPU channels cannot be had after all (no MSI domain, no MSI
+ * support built in), the candidates go back to the pool that /dev/hpet
+ * is offered.
+ *
+ * Return: how many candidates were freed.
+ */
+VISIBLE_IF_KUNIT unsigned int hpet_roles_rollback(enum hpet_role *role, unsigned int nr)
+{
+	unsigned int i, freed = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (role[i] == HPET_ROLE_PERCPU) {
+			role[i] = HPET_ROLE_FREE;
+			freed++;
+		}
+	}
+	return freed;
+}
+EXPORT_SYMBOL_IF_KUNIT(hpet_roles_rollback);
+
+/* No per-CPU channels after all: say why, and give the candidates back. */
+static unsigned int __init hpet_percpu_give_up(const char *why)
+{
+	enum hpet_role roles[HPET_MAX_TIMERS];
+	unsigned int i, freed;
+
+	for (i = 0; i < hpet_nr_chans; i++)
+		roles[i] = hpet_chans[i].role;
+	freed = hpet_roles_rollback(roles, hpet_nr_chans);
+	for (i = 0; i < hpet_nr_chans; i++)
+		hpet_chans[i].role = roles[i];
+	pr_info("%s: no per-CPU timers, %u channel(s) left free\n", why, freed);
+	return 0;
+}
+
 /* The counter, and the legacy interrupt routing. */
 
 static void hpet_counter_run(bool on)
@@ -565,10 +605,8 @@ static unsigned int __init hpet_percpu_prepare(void)
 	int irq;
 
 	hpet_msi_domain = hpet_msi_domain_create(hpet_blockid);
-	if (!hpet_msi_domain) {
-		pr_info("no MSI domain: no per-CPU HPET timers\n");
-		return 0;
-	}
+	if (!hpet_msi_domain)
+		return hpet_percpu_give_up("no MSI domain");
 	for (i = 0; i < hpet_nr_chans; i++) {
 		struct hpet_chan *hc = &hpet_chans[i];
 
@@ -604,8 +642,7 @@ static int __init hpet_percpu_start(void)
 #else
 static unsigned int __init hpet_percpu_prepare(void)
 {
-	pr_info("no MSI support built in: no per-CPU HPET timers\n");
-	return 0;
+	return hpet_percpu_give_up("no MSI support built in");
 }
 
 static int __init hpet_percpu_start(void)
@@ -940,14 +977,15 @@ static int __init hpet_late_init(void)
 	for (i = 0; i < hpet_nr_chans; i++)
 		hpet_chans[i].role = roles[i];
 
+	/* The log says what was set up, after a failure too. */
+	if (percpu)
+		percpu = hpet_percpu_prepare();
 	if (hpet_percpu_wanted()) {
 		for (i = 0, msi = 0; i < hpet_nr_chans; i++)
 			msi += !!(hpet_chans[i].boot_cfg & HPET_TN_FSB_CAP);
 		pr_info("per-CPU timers: %u of %u channels (%u can send MSIs)\n",
 			percpu, hpet_nr_chans, msi);
 	}
-	if (percpu)
-		percpu = hpet_percpu_prepare();
 	hpet_offer_device();
 	hpet_dump("late");
 	return percpu ? hpet_percpu_start() : 0;

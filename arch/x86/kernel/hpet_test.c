@@ -149,12 +149,30 @@ static void hpet_legacy_device(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, ced->tick_resume);
 }
 
+/* Per-CPU channels that cannot be had after all go back to the free pool. */
+static void hpet_roles_rollback_step(struct kunit *test)
+{
+	enum hpet_role role[6] = { HPET_ROLE_LEGACY, HPET_ROLE_LEGACY, HPET_ROLE_DEVICE,
+				   HPET_ROLE_PERCPU, HPET_ROLE_PERCPU, HPET_ROLE_FREE };
+
+	KUNIT_EXPECT_EQ(test, hpet_roles_rollback(role, 6), 2U);
+	KUNIT_EXPECT_EQ(test, role[0], HPET_ROLE_LEGACY);
+	KUNIT_EXPECT_EQ(test, role[1], HPET_ROLE_LEGACY);
+	KUNIT_EXPECT_EQ(test, role[2], HPET_ROLE_DEVICE);
+	KUNIT_EXPECT_EQ(test, role[3], HPET_ROLE_FREE);
+	KUNIT_EXPECT_EQ(test, role[4], HPET_ROLE_FREE);
+	KUNIT_EXPECT_EQ(test, role[5], HPET_ROLE_FREE);
+	/* Nothing left to roll back the second time. */
+	KUNIT_EXPECT_EQ(test, hpet_roles_rollback(role, 6), 0U);
+}
+
 static struct kunit_case hpet_cases[] = {
 	KUNIT_CASE(hpet_period_decoding),
 	KUNIT_CASE(hpet_id_decoding),
 	KUNIT_CASE(hpet_compare_race),
 	KUNIT_CASE(hpet_cycle_conversion),
 	KUNIT_CASE(hpet_roles),
+	KUNIT_CASE(hpet_roles_rollback_step),
 	KUNIT_CASE(hpet_rtc_catch_up),
 	KUNIT_CASE(hpet_legacy_device),
 	{}

@@ -379,12 +379,26 @@ static void lapic_timer_register(void)
 	}
 }
 
+/**
+ * lapic_retune_device() - convert a TSC-deadline device with a new TSC rate
+ * @ced: the device registered for this CPU
+ * @khz: the TSC rate in kHz
+ *
+ * Only a registered TSC-deadline device converts with the TSC rate; a
+ * dummy (the timer turned off, even on a TSC-deadline CPU) or a counting
+ * device is left alone, whatever the CPU flag says.
+ */
+VISIBLE_IF_KUNIT void lapic_retune_device(struct clock_event_device *ced, unsigned int khz)
+{
+	if ((ced->features & CLOCK_EVT_FEAT_DUMMY) || ced->set_next_event != lapic_next_deadline)
+		return;
+	clockevents_update_freq(ced, lapic_deadline_freq(khz));
+}
+EXPORT_SYMBOL_IF_KUNIT(lapic_retune_device);
+
 static void lapic_retune_deadline(void *unused)
 {
-	struct clock_event_device *ced = this_cpu_ptr(&lapic_events);
-
-	if (this_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER))
-		clockevents_update_freq(ced, lapic_deadline_freq(tsc_khz));
+	lapic_retune_device(this_cpu_ptr(&lapic_events), tsc_khz);
 }
 
 /**

@@ -34,6 +34,7 @@ u32 lapic_deadline_freq(unsigned int tsc_khz);
 long lapic_pm_corrected(long delta, u32 pm_delta, bool *corrected);
 bool lapic_jiffies_agree(unsigned long jiffies_delta);
 struct clock_event_device *lapic_timer_device(int cpu);
+void lapic_retune_device(struct clock_event_device *ced, unsigned int khz);
 #endif
 
 #endif /* _X86_APIC_LAPIC_TIMER_H */

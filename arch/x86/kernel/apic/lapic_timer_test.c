@@ -121,12 +121,52 @@ static void lapic_registered_devices(struct kunit *test)
 	}
 }
 
+static int mock_counting_next(unsigned long delta, struct clock_event_device *ced)
+{
+	return 0;
+}
+
+/*
+ * A refined TSC rate retunes TSC-deadline devices only: a dummy (noapictimer,
+ * also on a TSC-deadline CPU) and a counting device keep their conversion.
+ */
+static void lapic_retune_leaves_others(struct kunit *test)
+{
+	struct clock_event_device dummy = {
+		.name = "lapic",
+		.features = CLOCK_EVT_FEAT_PERIODIC | CLOCK_EVT_FEAT_ONESHOT |
+			    CLOCK_EVT_FEAT_C3STOP | CLOCK_EVT_FEAT_DUMMY,
+		.mult = 1,
+	};
+	struct clock_event_device counting = {
+		.name = "lapic",
+		.features = CLOCK_EVT_FEAT_PERIODIC | CLOCK_EVT_FEAT_ONESHOT,
+		.set_next_event = mock_counting_next,
+		.mult = 12345,
+		.shift = 20,
+		.min_delta_ns = 1000,
+		.max_delta_ns = 2000000,
+	};
+
+	lapic_retune_device(&dummy, 3000000);
+	KUNIT_EXPECT_EQ(test, dummy.mult, 1);
+	KUNIT_EXPECT_EQ(test, dummy.shift, 0);
+	KUNIT_EXPECT_EQ(test, dummy.max_delta_ns, 0);
+	KUNIT_EXPECT_EQ(test, dummy.min_delta_ns, 0);
+
+	lapic_retune_device(&counting, 3000000);
+	KUNIT_EXPECT_EQ(test, counting.mult, 12345);
+	KUNIT_EXPECT_EQ(test, counting.shift, 20);
+	KUNIT_EXPECT_EQ(test, counting.max_delta_ns, 2000000);
+}
+
 static struct kunit_case lapic_timer_cases[] = {
 	KUNIT_CASE(lapic_lvtt_words),
 	KUNIT_CASE(lapic_rates),
 	KUNIT_CASE(lapic_pm_check),
 	KUNIT_CASE(lapic_verification_bounds),
 	KUNIT_CASE(lapic_registered_devices),
+	KUNIT_CASE(lapic_retune_leaves_others),
 	{}
 };
 
