@@ -55,7 +55,7 @@ struct hpet_chan {
 	enum hpet_role role;
 	bool bound;		/* a per-CPU channel serving its CPU */
 	u32 boot_cfg;
-	char name[10];
+	char name[16];		/* "hpet" and any channel number */
 };
 
 /* The block: set up once by hpet_enable(), read-only afterwards. */
@@ -134,26 +134,6 @@ int is_hpet_enabled(void)
 }
 EXPORT_SYMBOL_GPL(is_hpet_enabled);
 
-/* hpet=verbose: the registers, at the points that change them. */
-static void hpet_dump(const char *when)
-{
-	unsigned int i, off;
-
-	if (!hpet_verbose)
-		return;
-	pr_info("%s: ID %#x PERIOD %#x CFG %#x STATUS %#x COUNTER %#x:%#x\n", when,
-		hpet_readl(HPET_ID), hpet_readl(HPET_PERIOD), hpet_readl(HPET_CFG),
-		hpet_readl(HPET_STATUS), hpet_readl(HPET_COUNTER + 4),
-		hpet_readl(HPET_COUNTER));
-	for (i = 0; i < hpet_channels_of(hpet_readl(HPET_ID)); i++) {
-		off = HPET_Tn_CFG(i);
-		pr_info("  T%u: CFG %#x:%#x CMP %#x:%#x ROUTE %#x:%#x\n", i,
-			hpet_readl(off + 4), hpet_readl(off),
-			hpet_readl(HPET_Tn_CMP(i) + 4), hpet_readl(HPET_Tn_CMP(i)),
-			hpet_readl(HPET_Tn_ROUTE(i) + 4), hpet_readl(HPET_Tn_ROUTE(i)));
-	}
-}
-
 /**
  * hpet_period_valid() - whether a PERIOD register value is plausible
  * @period_fs: femtoseconds per count
@@ -192,6 +172,26 @@ VISIBLE_IF_KUNIT unsigned int hpet_channels_of(u32 id)
 	return ((id & HPET_ID_NUMBER) >> HPET_ID_NUMBER_SHIFT) + 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(hpet_channels_of);
+
+/* hpet=verbose: the registers, at the points that change them. */
+static void hpet_dump(const char *when)
+{
+	unsigned int i, off;
+
+	if (!hpet_verbose)
+		return;
+	pr_info("%s: ID %#x PERIOD %#x CFG %#x STATUS %#x COUNTER %#x:%#x\n", when,
+		hpet_readl(HPET_ID), hpet_readl(HPET_PERIOD), hpet_readl(HPET_CFG),
+		hpet_readl(HPET_STATUS), hpet_readl(HPET_COUNTER + 4),
+		hpet_readl(HPET_COUNTER));
+	for (i = 0; i < hpet_channels_of(hpet_readl(HPET_ID)); i++) {
+		off = HPET_Tn_CFG(i);
+		pr_info("  T%u: CFG %#x:%#x CMP %#x:%#x ROUTE %#x:%#x\n", i,
+			hpet_readl(off + 4), hpet_readl(off),
+			hpet_readl(HPET_Tn_CMP(i) + 4), hpet_readl(HPET_Tn_CMP(i)),
+			hpet_readl(HPET_Tn_ROUTE(i) + 4), hpet_readl(HPET_Tn_ROUTE(i)));
+	}
+}
 
 /**
  * hpet_cmp_missed() - whether a comparator value may already be lost
