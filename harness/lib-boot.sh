@@ -223,10 +223,10 @@ log_splats() {
 	log_clean "$1" | grep -nE "$BAD_PATTERNS" | grep -vE "$BENIGN_LINES" || true
 }
 
-# judge_log LOG KUNIT RESULT_PREFIX: print one reason per problem; the
+# judge_log LOG KUNIT RESULT_PREFIX OBJ: print one reason per problem; the
 # KUnit suites go to RESULT_PREFIX.kunit as "PASS suite" / "FAIL suite".
 judge_log() {
-	local log=$1 kunit=$2 res=$3 bad
+	local log=$1 kunit=$2 res=$3 obj=$4 bad
 	bad=$(log_splats "$log" | head -n 5)
 	[ -z "$bad" ] || echo "kernel splat in the log:" "$bad"
 	log_clean "$log" | grep -q '^TH-DONE' ||
@@ -237,7 +237,7 @@ judge_log() {
 		echo "tick-assert did not pass:" \
 			"$(log_clean "$log" | grep -E '^    not ok' | head -n 8 | tr '\n' ';')"
 	: >"$res.kunit"
-	[ "$kunit" = yes ] && judge_kunit "$log" "$res.kunit"
+	[ "$kunit" = yes ] && judge_kunit "$log" "$res.kunit" "$obj"
 	return 0
 }
 
@@ -285,7 +285,7 @@ guest_retries() {
 
 # Feed the part of the log before our init to kunit.py and record each suite.
 judge_kunit() {
-	local log=$1 out=$2 parsed suite status
+	local log=$1 out=$2 obj=$3 parsed suite status
 	# Only KTAP lines: a kernel message printed in the middle of a suite
 	# (no indentation) would end its nesting for kunit.py.
 	parsed=$(log_clean "$log" | sed '/^TH-INIT/,$d' |
@@ -300,8 +300,22 @@ judge_kunit() {
 			sed -n "s/.*=\{3,\} \[\([A-Z]*\)\] $suite =\{3,\}.*/\1/p" | tail -n 1)
 		[ "$status" = PASSED ] && echo "PASS $suite" || echo "FAIL $suite"
 	done >"$out"
+	# Every suite the kernel was built with must have run.
+	for suite in $(kunit_suites_built "$obj/.config"); do
+		grep -qx "[A-Z]* $suite" "$out" || echo "FAIL $suite" >>"$out"
+		done
 	[ -s "$out" ] || echo "kunit: no suite results parsed (see $out.parsed)"
-	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed:/' || true
+	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed or missing:/' || true
+}
+
+# The KUnit suites a kernel runs at boot, from its .config: our suites and
+# upstream's time_test_cases (harness/kunit-suites).
+kunit_suites_built() {
+	local opt suite
+	[ -f "$1" ] || return 0
+	while read -r opt suite; do
+		grep -qx "$opt=y" "$1" && echo "$suite"
+	done < <(table "$H/kunit-suites")
 }
 
 # boot_entry ENTRY FLAVOUR: boot, judge, record build/results/FLAVOUR/ENTRY.*
@@ -333,7 +347,7 @@ boot_entry() {
 		say "boot $flavour $entry"
 		boot_qemu "$log" "$board" "$obj" "$cpu" "$smp" \
 			"$(tier_timeout "$tests")" "$append" || true
-		reasons=$(judge_log "$log" "$kunit" "$res")
+		reasons=$(judge_log "$log" "$kunit" "$res" "$obj")
 	fi
 	if [ -z "$reasons" ]; then
 		status=PASS

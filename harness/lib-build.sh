@@ -41,6 +41,20 @@ arch_targets() {
 	esac
 }
 
+# objects_forget OBJ TARGET...: remove the objects the targets name (a
+# folder: its objects), so that the next build compiles them again.
+objects_forget() {
+	local obj=$1 t
+	shift
+	for t in "$@"; do
+		case "$t" in
+		*=*) ;;
+		*/) rm -f "$obj/$t"*.o ;;
+		*.o) rm -f "$obj/$t" ;;
+		esac
+	done
+}
+
 # Our C files and headers (kernel paths), whose warnings fail a build.
 overlay_sources() {
 	(cd "$TOP" && git ls-files -- $OVERLAY_DIRS | grep -E '\.[ch]$' | grep -v '^tools/')
@@ -150,6 +164,11 @@ build_kernel() {
 	say "build $flavour $name ($arch, $base + $frags)"
 	# shellcheck disable=SC2086
 	targets=$(arch_targets "$arch")
+	# An objects build judges the compiler's warnings, so every target is
+	# compiled again (ccache replays a cached compile's warnings too).
+	case "$arch" in
+	*:objects) objects_forget "$obj" $targets ;;
+	esac
 	# shellcheck disable=SC2086
 	if ! (build_configure "$src" "$obj" "$arch" "$base" $frags &&
 	      { [ -z "$targets" ] || kmake "$src" "$obj" "$arch" $targets; }) >"$log" 2>&1; then
