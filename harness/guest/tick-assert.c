@@ -29,9 +29,9 @@
  *                   copy /init made in /tmp/interrupts-at-init)
  *   sleep=US:MED    a thread pinned to each online CPU sleeps 200 times for US
  *                   microseconds: never early, median overshoot at most MED us
- *   bcmask=1        while they sleep, some sample of /proc/timer_list shows a
- *                   CPU in tick_broadcast_oneshot_mask (deep idle on the
- *                   broadcast)
+ *   bcmask=1        while they sleep (and after, idle, up to 2000 samples),
+ *                   some sample of /proc/timer_list shows a CPU in
+ *                   tick_broadcast_oneshot_mask (deep idle on the broadcast)
  *   clockagree=MS   the printk clock (local_clock()) and CLOCK_MONOTONIC
  *                   differ by at most MS milliseconds (early jiffies that
  *                   ran too fast or too slow would leave them apart)
@@ -560,6 +560,9 @@ static int broadcast_oneshot_busy(void)
 	return busy;
 }
 
+/* bcmask=: how many /proc/timer_list samples at most (about 3 ms apart). */
+#define MASK_SAMPLES	2000
+
 static void check_sleepers(const char *spec, int want_mask)
 {
 	static struct sleeper sl[MAX_CPUS];
@@ -584,8 +587,14 @@ static void check_sleepers(const char *spec, int want_mask)
 			sl[cpu].cpu = -1;
 		}
 	}
-	/* Sample from whichever CPU is awake; the others may be in deep idle. */
-	while (sleepers_running > 0) {
+	/*
+	 * Sample from whichever CPU is awake; the others may be in deep idle.
+	 * A CPU stays in the mask only from broadcast enter to exit, which
+	 * under TCG (a C2 that does not halt) is a short window: after the
+	 * sleepers, go on sampling the idle system until a hit or MASK_SAMPLES.
+	 */
+	while (sleepers_running > 0 ||
+	       (want_mask && !busy && samples < MASK_SAMPLES)) {
 		struct timespec d = { .tv_nsec = 3000000 };
 
 		if (want_mask) {

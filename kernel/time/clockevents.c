@@ -787,17 +787,19 @@ void tick_cleanup_dead_cpu(int cpu)
  * @count:	its length
  * @name:	CS_NAME_LEN bytes for the name
  *
- * One trailing newline is dropped.
+ * The sysfs ABI of 6.12: the write, newline included, must be shorter than
+ * CS_NAME_LEN; one trailing newline is then dropped.  An empty name is
+ * accepted here and matches no device (-ENODEV to the writer).
  *
- * Return: 0, or -EINVAL for an empty name or one that does not fit.
+ * Return: 0, or -EINVAL for an empty write or one that does not fit.
  */
 VISIBLE_IF_KUNIT int clockevents_parse_name(const char *buf, size_t count,
 					    char *name)
 {
-	if (count && buf[count - 1] == '\n')
-		count--;
-	if (!count || count >= CS_NAME_LEN || memchr(buf, '\0', count))
+	if (!count || count >= CS_NAME_LEN)
 		return -EINVAL;
+	if (buf[count - 1] == '\n')
+		count--;
 	memcpy(name, buf, count);
 	name[count] = '\0';
 	return 0;

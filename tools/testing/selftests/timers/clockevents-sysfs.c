@@ -6,9 +6,9 @@
  * support (a "Broadcast device" in /proc/timer_list) broadcast/current_device
  * exists too, maybe empty.
  *
- * A bad name written to unbind_device fails with EINVAL (empty, or too long
- * for CS_NAME_LEN with its NUL) or ENODEV (no such device) and changes no
- * current_device.  Unbinding CPU 0's own device fails with EBUSY and changes
+ * A bad name written to unbind_device fails as in 6.12 and changes no
+ * current_device: EINVAL when the write, its newline included, does not fit
+ * CS_NAME_LEN - 1 bytes; ENODEV for a name no device has (the empty one too).  Unbinding CPU 0's own device fails with EBUSY and changes
  * nothing, or succeeds and CPU 0 shows another device; unbinding the
  * broadcast device through a CPU fails with EBUSY.  Afterwards the tick runs:
  * a 100 ms sleep returns, not early, jiffies advance within 2 s and every
@@ -230,7 +230,7 @@ static void test_tick(void)
 int main(void)
 {
 	static struct snap s;
-	char x40[41], x32[CS_NAME_LEN + 1], bcbuf[NAME_SZ + 1];
+	char x40[41], x32[CS_NAME_LEN], bcbuf[NAME_SZ + 1];
 	int npossible, nonline, last = 0, cpu, dev[MAX_CPUS], bc;
 
 	ksft_print_header();
@@ -244,7 +244,7 @@ int main(void)
 		ksft_exit_fail_msg("cannot read the possible/online CPU lists\n");
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		last = online[cpu] ? cpu : last;
-	ksft_set_plan(16);
+	ksft_set_plan(17);
 
 	test_layout(npossible);
 	has_bc = !access(CE_DIR "/broadcast/current_device", R_OK);
@@ -258,21 +258,26 @@ int main(void)
 		ksft_test_result_skip("no broadcast support\n");
 	ksft_print_msg("clockevent0: '%s', jiffies %lu\n", s.dev[0], tick_jiffies());
 
-	/* Names of 40 and exactly CS_NAME_LEN characters, newline-terminated */
+	/*
+	 * Writes of 40 and of CS_NAME_LEN bytes, newline included, are too
+	 * long; CS_NAME_LEN - 1 bytes without a newline are a name no
+	 * device has.
+	 */
 	memset(x40, 'x', sizeof(x40) - 1);
 	x40[sizeof(x40) - 1] = '\n';
-	memset(x32, 'x', CS_NAME_LEN);
-	x32[CS_NAME_LEN] = '\n';
-	bad_input(0, "\n", 1, EINVAL, "empty name", &s);
+	memset(x32, 'x', CS_NAME_LEN - 1);
+	x32[CS_NAME_LEN - 1] = '\n';
+	bad_input(0, "\n", 1, ENODEV, "empty name", &s);
 	bad_input(0, "", 0, EINVAL, "0-length write (or 0)", &s);
 	bad_input(0, x40, sizeof(x40), EINVAL, "40-character name", &s);
-	bad_input(0, x32, sizeof(x32), EINVAL, "32-character name", &s);
+	bad_input(0, x32, CS_NAME_LEN, EINVAL, "31 characters and a newline", &s);
+	bad_input(0, x32, CS_NAME_LEN - 1, ENODEV, "31 characters, no newline", &s);
 	bad_input(0, "no-such-clockevent\n", 19, ENODEV, "unknown name", &s);
 	bad_input(0, "lap ic\n", 7, ENODEV, "name with a space", &s);
 	bad_input(0, "lap\x01ic\n", 7, ENODEV, "name with a control character", &s);
 	if (nonline > 1 && last > 0) {
 		bad_input(last, "no-such-clockevent\n", 19, ENODEV, "unknown name", &s);
-		bad_input(last, "\n", 1, EINVAL, "empty name", &s);
+		bad_input(last, "\n", 1, ENODEV, "empty name", &s);
 	} else {
 		ksft_test_result_skip("one CPU online: no last CPU, unknown name\n");
 		ksft_test_result_skip("one CPU online: no last CPU, empty name\n");
