@@ -2,11 +2,13 @@
 # Everything is done by harness/th; see README.md.
 TH := harness/th
 
-.PHONY: run check bench soak series deps tree clean
+.PHONY: run check check-upstream bench soak series deps tree clean
 run:
 	@$(TH) run
 check:
 	@$(TH) check
+check-upstream:
+	@$(TH) check-upstream
 bench:
 	@$(TH) bench
 soak:

@@ -12,7 +12,7 @@ bench_boot() {
 	smp=$(entry_field "$entry" smp)
 	cpu=$(entry_field "$entry" cpu); [ "$cpu" = - ] && cpu=""
 	cmdline=$(entry_field "$entry" cmdline); [ "$cmdline" = - ] && cmdline=""
-	expect=$(entry_field "$entry" expect)
+	expect=$(expect_for "$flavour" "$(entry_field "$entry" expect)")
 	obj=$B/obj/$flavour-$(entry_field "$entry" build)
 	log=$B/bench/logs/$flavour-$entry-$mode-$round.log
 	append="console=$(board_console "$board") panic=-1 ${cmdline//,/ }"

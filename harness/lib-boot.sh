@@ -169,8 +169,8 @@ dt_fault() {
 # board_dtb BOARD OBJ DTB: the path of the board's device tree blob, built
 # from DTB (relative to the kernel's dts folder) with the board's fault.
 board_dtb() {
-	local board=$1 obj=$2 dtb=$obj/arch/arm/boot/dts/$3 fault node prop out
-	local dtc=$obj/scripts/dtc/dtc
+	local board=$1 obj=$2 fault node prop out
+	local dtb=$obj/arch/arm/boot/dts/$3 dtc=$obj/scripts/dtc/dtc
 	case "$board" in
 	*+*) fault=${board#*+} ;;
 	*) echo "$dtb"; return 0 ;;
@@ -318,6 +318,19 @@ kunit_suites_built() {
 	done < <(table "$H/kunit-suites")
 }
 
+# An entry's expectations for one flavour: "ours:KEY=V" holds for ours only,
+# "up:KEY=V" for upstream only (where ours deliberately differs, both are
+# written, so the difference is pinned on both kernels), the rest for both.
+# "ours-only:log=TEXT" is a message of ours: ours logs it, upstream does not.
+expect_for() {
+	local flavour=$1 mine=ours: other=up: only='s/^ours-only://'
+	if [ "$flavour" = upstream ]; then
+		mine=up: other=ours: only='s/^ours-only:log=/log=!/'
+	fi
+	echo "$2" | tr ';' '\n' | grep -v "^$other" | sed -e "s/^$mine//" -e "$only" |
+		paste -sd ';'
+}
+
 # boot_entry ENTRY FLAVOUR: boot, judge, record build/results/FLAVOUR/ENTRY.*
 boot_entry() {
 	local entry=$1 flavour=$2 build board cpu smp cmdline tests kunit expect
@@ -328,6 +341,7 @@ boot_entry() {
 	[ "$cpu" = - ] && cpu=""
 	[ "$cmdline" = - ] && cmdline=""
 	tests=${TH_TIER:-$tests}
+	expect=$(expect_for "$flavour" "$expect")
 	obj=$B/obj/$flavour-$build
 	log=$B/logs/$flavour/$entry.log
 	res=$B/results/$flavour/$entry
