@@ -453,3 +453,39 @@ summary() {
 	echo "---- /proc/timer_list"
 	log_clean "$log" | sed -n 's/^# tl| //p'
 }
+
+# One log's /proc/timer_list in a form two kernels can be compared in:
+# run-to-run values (times, counters, addresses) become N, queued timers
+# (their set and order vary) are dropped, and a driver's callback names
+# (ours differ from 6.12's) become CALLBACK.  Mode and state flags stay.
+timer_list_normalised() {
+	log_clean "$1" | sed -n 's/^# tl| //p' | awk '
+		/^ *#[0-9]+: / || /^ *# expires at/ { next }
+		/^ (set_next_event|set_next_ktime|shutdown|periodic|oneshot|oneshot stopped|resume):/ {
+			sub(/:.*/, ": CALLBACK"); print; next
+		}
+		/(mode|hres_active|highres|nohz|resolution) *:/ { gsub(/<[^>]*>/, "<ADDR>"); print; next }
+		{
+			gsub(/<[^>]*>/, "<ADDR>")
+			gsub(/0x[0-9a-f]+|[0-9a-f]*[0-9][0-9a-f]*/, "N")
+			print
+		}'
+}
+
+# check-upstream: ours and upstream print the same /proc/timer_list for an
+# entry (6.12's layout, fields and core handler names).  Records
+# build/results/upstream/timer_list-ENTRY.status.
+timer_list_compare() {
+	local entry=$1 ours=$B/logs/ours/$1.log up=$B/logs/upstream/$1.log
+	local res=$B/results/upstream/timer_list-$entry out
+	grep -q '^# tl| ' "$ours" 2>/dev/null && grep -q '^# tl| ' "$up" 2>/dev/null || return 0
+	out=$(diff <(timer_list_normalised "$up") <(timer_list_normalised "$ours") || true)
+	if [ -z "$out" ]; then
+		echo "PASS timer_list $entry (ours and upstream alike)"
+		echo PASS >"$res.status"
+	else
+		echo "FAIL timer_list $entry (< upstream, > ours)"
+		echo "$out" | head -n 20 | sed 's/^/     /'
+		echo FAIL >"$res.status"
+	fi
+}
