@@ -44,6 +44,10 @@
  *                   on the P ns jiffies grid, shifted for CPU n by
  *                   n * (P / 2 / possible CPUs) when S is 1 (skew_tick=1)
  *
+ * Always: every online CPU has a tick device, sysfs names the same one, and
+ * it raised interrupts on that CPU (its own /proc/interrupts row; a dummy
+ * device, max_delta_ns 0, is exempt: its ticks come by broadcast).
+ *
  * Timer interrupts are the /proc/interrupts rows whose label or description
  * names a timer (LOC, timer, twd, hpet), summed per CPU column: broadcast
  * IPIs on x86 arrive as LOC, on ARM as "Timer broadcast interrupts".
@@ -70,6 +74,7 @@
 struct tick_dev {
 	int present;
 	int mode;
+	long long max_delta_ns;	/* 0 for a dummy: its ticks come by broadcast */
 	char name[NAME_LEN];
 	char handler[NAME_LEN];
 };
@@ -179,6 +184,8 @@ static int read_timer_list(void)
 			cur->present = 1;
 			cur->mode = mode;
 			snprintf(cur->name, NAME_LEN, "%s", line + 20);
+		} else if (cur && sscanf(line, " max_delta_ns: %lld", &cur->max_delta_ns) == 1) {
+			continue;
 		} else if (cur && !strncmp(line, " event_handler:", 15)) {
 			const char *h = line + 15;
 
@@ -202,6 +209,77 @@ static int read_sysfs_name(const char *path, char *buf, size_t len)
 	fclose(f);
 	chomp(buf);
 	return 0;
+}
+
+/*
+ * The /proc/interrupts row a tick device raises: per-CPU x86 devices count
+ * as LOC, the others under their IRQ's name, which for most is the device's
+ * own name (hpet2) and for these is not.
+ */
+static const char *irq_row_of(const char *dev)
+{
+	static const char *const map[][2] = {
+		{ "lapic", "LOC" }, { "lapic-deadline", "LOC" },
+		{ "local_timer", "twd" }, { "arch_sys_timer", "arch_timer" },
+		{ "arm,sp804", "timer" }, { "pit", "timer" }, { "hpet", "timer" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(dev, map[i][0]))
+			return map[i][1];
+	return dev;
+}
+
+/*
+ * How often the /proc/interrupts row @row (its label, or the last word of
+ * its description) counted on @cpu; -1 when there is no such row.
+ */
+static long long irq_row_on_cpu(const char *row, int cpu)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[1024];
+	int colcpu[MAX_CPUS], n = 0, c, off, i;
+	long long found = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		for (char *p = line; n < MAX_CPUS && sscanf(p, " CPU%d%n", &c, &off) == 1; p += off)
+			colcpu[n++] = c;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		unsigned long long v, mine = 0;
+		char label[32], *p = strchr(line, ':'), *last;
+
+		if (!p || p - line >= (long)sizeof(label))
+			continue;
+		sscanf(line, " %31[^:]", label);
+		for (p++, i = 0; i < n && sscanf(p, " %llu%n", &v, &off) == 1; i++, p += off)
+			if (colcpu[i] == cpu)
+				mine = v;
+		chomp(p);
+		last = strrchr(p, ' ');
+		if (!strcmp(label, row) || (last && !strcmp(last + 1, row)))
+			found = mine;
+	}
+	fclose(f);
+	return found;
+}
+
+/* A CPU's tick device raised interrupts on that CPU (a dummy's come by broadcast). */
+static void check_device_irqs(int cpu, const struct tick_dev *td)
+{
+	const char *row = irq_row_of(td->name);
+	long long count;
+
+	if (!td->max_delta_ns) {
+		diag("cpu%d: %s is a dummy (max_delta_ns 0), its ticks come by broadcast",
+		     cpu, td->name);
+		return;
+	}
+	count = irq_row_on_cpu(row, cpu);
+	result(count > 0, "cpu%d device %s: its interrupt row %s counted %lld on cpu%d",
+	       cpu, td->name, row, count, cpu);
 }
 
 static const char *mode_name(int mode)
@@ -974,6 +1052,7 @@ int main(int argc, char **argv)
 		result(!strcmp(name, td->name),
 		       "cpu%d sysfs current_device %s matches timer_list",
 		       cpu, name);
+		check_device_irqs(cpu, td);
 	}
 
 	if (bc) {

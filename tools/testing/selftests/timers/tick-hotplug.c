@@ -4,7 +4,9 @@
  * and over, while sleeper threads run short clock_nanosleep()s on all CPUs.
  *
  * After each cycle every online CPU must have a tick device in
- * /proc/timer_list and jiffies must have advanced (the timekeeping duty
+ * /proc/timer_list, the same device, mode and event handler as before the
+ * first cycle (within a second: a low-resolution CPU switches to oneshot
+ * on its first tick), and jiffies must have advanced (the timekeeping duty
  * survived the CPU that held it going away).  At the end every sleeper must
  * have woken and finished, and none may have returned early.  The worst
  * overshoot is reported, not judged: on a shared host it measures the host.
@@ -108,12 +110,40 @@ static int hotpluggable_cpus(int *cpus)
 	return n;
 }
 
+/* Every CPU's tick before the first cycle. */
+static struct tick_cpu_state before[MAX_CPUS];
+
+/*
+ * The first online CPU whose tick differs from @before, described in @why;
+ * -1 when none does.
+ */
+static int tick_changed(char *why, size_t len)
+{
+	struct tick_cpu_state now[MAX_CPUS];
+	int cpu;
+
+	tick_read_state(now, MAX_CPUS);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!cpu_present(cpu) || tick_cpu_online(cpu) != 1)
+			continue;
+		if (strcmp(now[cpu].dev, before[cpu].dev) ||
+		    strcmp(now[cpu].handler, before[cpu].handler) ||
+		    now[cpu].mode != before[cpu].mode) {
+			snprintf(why, len, "cpu%d now %.31s/%d/%.63s, was %.31s/%d/%.63s", cpu,
+				 now[cpu].dev, now[cpu].mode, now[cpu].handler,
+				 before[cpu].dev, before[cpu].mode, before[cpu].handler);
+			return cpu;
+		}
+	}
+	return -1;
+}
+
 static void run_cycle(int nr, const int *cpus, int ncpus,
 		      unsigned long *last_jiffies)
 {
-	int has_dev[MAX_CPUS], i, err = 0, missing = -1, has_bc;
+	int has_dev[MAX_CPUS], i, err = 0, missing = -1, has_bc, waited;
 	unsigned long now_jiffies;
-	char why[128] = "";
+	char why[256] = "";
 
 	for (i = 0; i < ncpus && !err; i++) {
 		err = set_online(cpus[i], 0);
@@ -138,6 +168,11 @@ static void run_cycle(int nr, const int *cpus, int ncpus,
 			 missing);
 	else if (!err && now_jiffies == *last_jiffies)
 		snprintf(why, sizeof(why), "jiffies stuck at %lu", now_jiffies);
+	for (waited = 0; !err && !why[0] && tick_changed(why, sizeof(why)) >= 0 &&
+	     waited < 20; waited++) {
+		usleep(50000);
+		why[0] = '\0';
+	}
 	ksft_test_result(!why[0], "cycle %d: %d cpus off and on, tick devices, jiffies %lu %s\n",
 			 nr, ncpus, now_jiffies, why);
 	*last_jiffies = now_jiffies;
@@ -171,6 +206,7 @@ int main(int argc, char **argv)
 				   &sleepers[i]))
 			ksft_exit_fail_msg("pthread_create failed\n");
 	}
+	tick_read_state(before, MAX_CPUS);
 	jiffies = tick_jiffies();
 	for (i = 1; i <= cycles; i++)
 		run_cycle(i, cpus, ncpus, &jiffies);

@@ -105,6 +105,53 @@ static inline int tick_read_devices(int *has_dev, int max, int *has_bc)
 	return n;
 }
 
+/* What /proc/timer_list says of one CPU's tick device. */
+struct tick_cpu_state {
+	char dev[32];		/* "" when the CPU has no tick device */
+	char handler[64];
+	int mode;		/* "Tick Device: mode:", -1 when not shown */
+};
+
+/*
+ * Fill st[cpu] for each CPU below @max from /proc/timer_list (CPUs without
+ * a record get an empty name).  Returns the number of CPUs with a tick
+ * device, -1 without timer_list.
+ */
+static inline int tick_read_state(struct tick_cpu_state *st, int max)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	char line[256];
+	int cpu = -1, mode = -1, n = 0, i;
+
+	for (i = 0; i < max; i++) {
+		st[i].dev[0] = st[i].handler[0] = '\0';
+		st[i].mode = -1;
+	}
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "Tick Device: mode: %d", &mode) == 1) {
+			cpu = -1;
+		} else if (sscanf(line, "Per CPU device: %d", &cpu) == 1) {
+			if (cpu >= 0 && cpu < max)
+				st[cpu].mode = mode;
+			else
+				cpu = -1;
+		} else if (cpu >= 0 && sscanf(line, "Clock Event Device: %31s",
+					      st[cpu].dev) == 1) {
+			if (!strcmp(st[cpu].dev, "<NULL>"))
+				st[cpu].dev[0] = '\0';
+			else
+				n++;
+		} else if (cpu >= 0) {
+			sscanf(line, " event_handler: %63s", st[cpu].handler);
+		}
+	}
+	fclose(f);
+	return n;
+}
+
 /*
  * The tick period, TICK_NSEC, in nanoseconds: the kernel reports it as the
  * resolution of CLOCK_MONOTONIC_COARSE in every tick mode, with or without
