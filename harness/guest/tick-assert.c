@@ -12,6 +12,8 @@
  *   handler=NAME[/NAME]     per-CPU event handler (%ps in /proc/timer_list)
  *   bc=NAME|none    broadcast device (none: no broadcast device registered)
  *   bcmode=periodic|oneshot  the broadcast tick device's mode
+ *   dummy=1|0       every CPU's tick device is (1) or is not (0) a dummy
+ *                   (max_delta_ns 0: its ticks come by broadcast)
  *   res=NS          clock_getres(CLOCK_MONOTONIC) in nanoseconds
  *   rate=hz:N       every CPU takes N timer interrupts/s (within 5 %)
  *   rate=idle:N     every CPU takes at most N timer interrupts/s when idle,
@@ -949,6 +951,7 @@ int main(int argc, char **argv)
 	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
 	const char *rate = NULL, *cs = NULL, *logs[8], *irqinit = NULL, *sleep = NULL;
 	const char *tickgrid = NULL, *clockagree = NULL, *bcmode = NULL, *errok[8];
+	int dummy = -1;
 	int nr_errok = 0;
 	struct idle_probe probe = { 0 };
 	int bcmask = 0;
@@ -994,6 +997,8 @@ int main(int argc, char **argv)
 			sleep = val;
 		else if (!strcmp(argv[i], "bcmode"))
 			bcmode = val;
+		else if (!strcmp(argv[i], "dummy"))
+			dummy = atoi(val);
 		else if (!strcmp(argv[i], "errok") && nr_errok < 8)
 			errok[nr_errok++] = val;
 		else if (!strcmp(argv[i], "clockagree"))
@@ -1053,6 +1058,11 @@ int main(int argc, char **argv)
 		       "cpu%d sysfs current_device %s matches timer_list",
 		       cpu, name);
 		check_device_irqs(cpu, td);
+		if (dummy >= 0)
+			result(!td->max_delta_ns == dummy,
+			       "cpu%d device %s %s a dummy (max_delta_ns %lld), expected %s",
+			       cpu, td->name, td->max_delta_ns ? "is not" : "is",
+			       td->max_delta_ns, dummy ? "one" : "none");
 	}
 
 	if (bc) {
