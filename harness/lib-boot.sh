@@ -303,8 +303,7 @@ judge_kunit() {
 	# Every suite the kernel was built with must have run.
 	for suite in $(kunit_suites_built "$obj/.config"); do
 		grep -qx "[A-Z]* $suite" "$out" || echo "FAIL $suite" >>"$out"
-		done
-	[ -s "$out" ] || echo "kunit: no suite results parsed (see $out.parsed)"
+	done
 	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed or missing:/' || true
 }
 
