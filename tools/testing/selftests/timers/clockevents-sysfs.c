@@ -8,7 +8,8 @@
  *
  * A bad name written to unbind_device fails as in 6.12 and changes no
  * current_device: EINVAL when the write, its newline included, does not fit
- * CS_NAME_LEN - 1 bytes; ENODEV for a name no device has (the empty one too).  Unbinding CPU 0's own device fails with EBUSY and changes
+ * CS_NAME_LEN - 1 bytes; ENODEV for a name no device has (the empty one
+ * too).  Unbinding CPU 0's own device fails with EBUSY and changes
  * nothing, or succeeds and CPU 0 shows another device; unbinding the
  * broadcast device through a CPU fails with EBUSY.  Afterwards the tick runs:
  * a 100 ms sleep returns, not early, jiffies advance within 2 s and every

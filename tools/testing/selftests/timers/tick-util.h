@@ -124,7 +124,8 @@ static inline int tick_read_state(struct tick_cpu_state *st, int max)
 	int cpu = -1, mode = -1, n = 0, i;
 
 	for (i = 0; i < max; i++) {
-		st[i].dev[0] = st[i].handler[0] = '\0';
+		st[i].dev[0] = '\0';
+		st[i].handler[0] = '\0';
 		st[i].mode = -1;
 	}
 	if (!f)
@@ -144,8 +145,9 @@ static inline int tick_read_state(struct tick_cpu_state *st, int max)
 				st[cpu].dev[0] = '\0';
 			else
 				n++;
-		} else if (cpu >= 0) {
-			sscanf(line, " event_handler: %63s", st[cpu].handler);
+		} else if (cpu >= 0 &&
+			   sscanf(line, " event_handler: %63s", st[cpu].handler) == 1) {
+			cpu = -1;	/* the last field read from a record */
 		}
 	}
 	fclose(f);
