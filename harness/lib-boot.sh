@@ -32,7 +32,11 @@ entry_field() {
 	die "no column $2"
 }
 
-matrix_entries() { table "$H/matrix" | awk '{ print $1 }'; }
+# The entries a flavour runs (default ours: all of them); on upstream only
+# the booting ones: a compile-only entry judges the warnings of our files.
+matrix_entries() {
+	table "$H/matrix" | awk -v f="${1:-ours}" 'f == "ours" || $3 != "build" { print $1 }'
+}
 
 # Board facts: QEMU command, console, user-space flavour, image, device tree.
 # A board may carry a variant after '+': on the ARM boards a device-tree
@@ -384,14 +388,9 @@ boot_entry() {
 }
 
 # Builds the matrix needs, in order of first use.
-# On upstream, only the booting entries: a compile-only entry judges the
-# warnings of our files, and its build targets our objects.
+# On upstream, only those of the booting entries (see matrix_entries).
 matrix_builds() {
 	table "$H/matrix" | awk -v f="$1" '(f == "ours" || $3 != "build") && !seen[$2]++ { print $2 }'
-}
-
-matrix_entries_for() {
-	table "$H/matrix" | awk -v f="$1" 'f == "ours" || $3 != "build" { print $1 }'
 }
 
 # Build lane (background, niced so guests keep their timing) and boot lane.
@@ -408,7 +407,7 @@ matrix_run() {
 			build_kernel "$build" "$flavour" || true
 		done
 	) &
-	for entry in $(matrix_entries_for "$flavour"); do
+	for entry in $(matrix_entries "$flavour"); do
 		build=$(entry_field "$entry" build)
 		obj=$B/obj/$flavour-$build
 		while [ ! -f "$obj/.th-status" ]; do sleep 5; done

@@ -233,39 +233,83 @@ static const char *irq_row_of(const char *dev)
 	return dev;
 }
 
+/* One row of a file in /proc/interrupts' format. */
+struct irq_row {
+	char label[32];
+	unsigned long long count[MAX_CPUS];	/* by CPU number */
+	unsigned long long total;		/* over every column */
+	int complete;				/* a count in every CPU column */
+	const char *desc;			/* what follows the counts */
+};
+
 /*
- * How often the /proc/interrupts row @row (its label, or the last word of
- * its description) counted on @cpu; -1 when there is no such row.
+ * Call @fn for every row of @path (columns as its header names them, which
+ * for /proc/interrupts is the online CPUs) until it returns nonzero.
+ * Returns that value, 0 at the end, -errno when @path cannot be read.
  */
-static long long irq_row_on_cpu(const char *row, int cpu)
+static int for_each_irq_row(const char *path, int (*fn)(struct irq_row *, void *),
+			    void *arg)
 {
-	FILE *f = fopen("/proc/interrupts", "r");
+	FILE *f = fopen(path, "r");
+	int colcpu[MAX_CPUS], n = 0, cpu, off, i, ret = 0;
+	static struct irq_row row;
 	char line[1024];
-	int colcpu[MAX_CPUS], n = 0, c, off, i;
-	long long found = -1;
 
 	if (!f)
-		return -1;
+		return -errno;
 	if (fgets(line, sizeof(line), f))
-		for (char *p = line; n < MAX_CPUS && sscanf(p, " CPU%d%n", &c, &off) == 1; p += off)
-			colcpu[n++] = c;
-	while (found < 0 && fgets(line, sizeof(line), f)) {
-		unsigned long long v, mine = 0;
-		char label[32], *p = strchr(line, ':'), *last;
+		for (char *p = line; n < MAX_CPUS && sscanf(p, " CPU%d%n", &cpu, &off) == 1;
+		     p += off)
+			colcpu[n++] = cpu;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		char *p = strchr(line, ':');
 
-		if (!p || p - line >= (long)sizeof(label))
+		if (!p || p - line >= (long)sizeof(row.label))
 			continue;
-		sscanf(line, " %31[^:]", label);
-		for (p++, i = 0; i < n && sscanf(p, " %llu%n", &v, &off) == 1; i++, p += off)
-			if (colcpu[i] == cpu)
-				mine = v;
+		memset(&row, 0, sizeof(row));
+		sscanf(line, " %31[^:]", row.label);
+		for (p++, i = 0; sscanf(p, " %llu%n", &v, &off) == 1; i++, p += off) {
+			if (i < n)
+				row.count[colcpu[i]] = v;
+			row.total += v;
+		}
 		chomp(p);
-		last = strrchr(p, ' ');
-		if (!strcmp(label, row) || (last && !strcmp(last + 1, row)))
-			found = mine;
+		row.complete = i >= n;
+		row.desc = p;
+		ret = fn(&row, arg);
 	}
 	fclose(f);
-	return found;
+	return ret;
+}
+
+struct row_query {
+	const char *name;	/* a label, or the last word of a description */
+	int cpu;
+	long long found;
+};
+
+static int match_row(struct irq_row *row, void *arg)
+{
+	struct row_query *q = arg;
+	const char *last = strrchr(row->desc, ' ');
+
+	if (strcmp(row->label, q->name) && (!last || strcmp(last + 1, q->name)))
+		return 0;
+	q->found = q->cpu < 0 ? (long long)row->total : (long long)row->count[q->cpu];
+	return 1;
+}
+
+/*
+ * How often the row @name (its label, or the last word of its description)
+ * of @path counted on @cpu, or on all CPUs for -1; -1 when there is none.
+ */
+static long long irq_row_count(const char *path, const char *name, int cpu)
+{
+	struct row_query q = { name, cpu, -1 };
+
+	for_each_irq_row(path, match_row, &q);
+	return q.found;
 }
 
 /* A CPU's tick device raised interrupts on that CPU (a dummy's come by broadcast). */
@@ -279,7 +323,7 @@ static void check_device_irqs(int cpu, const struct tick_dev *td)
 		     cpu, td->name);
 		return;
 	}
-	count = irq_row_on_cpu(row, cpu);
+	count = irq_row_count("/proc/interrupts", row, cpu);
 	result(count > 0, "cpu%d device %s: its interrupt row %s counted %lld on cpu%d",
 	       cpu, td->name, row, count, cpu);
 }
@@ -302,52 +346,22 @@ static int is_timer_row(const char *label, const char *desc)
 	return 0;
 }
 
-/*
- * Sum the timer interrupt rows of /proc/interrupts per CPU column.  Columns
- * follow the header, which names only online CPUs.
- */
-static int read_timer_irqs(unsigned long long *sum, int *cols)
+static int add_timer_row(struct irq_row *row, void *arg)
 {
-	FILE *f = fopen("/proc/interrupts", "r");
-	int colcpu[MAX_CPUS];
-	char line[1024];
-	int n = 0;
+	unsigned long long *sum = arg;
+	int cpu;
 
-	if (!f)
-		return -errno;
-	if (fgets(line, sizeof(line), f)) {
-		char *p = line;
-		int cpu, off;
-
-		while (sscanf(p, " CPU%d%n", &cpu, &off) == 1 && n < MAX_CPUS) {
-			colcpu[n++] = cpu;
-			p += off;
-		}
-	}
-	memset(sum, 0, sizeof(*sum) * MAX_CPUS);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v[MAX_CPUS];
-		char label[32], *p = line, *colon;
-		int i, off;
-
-		colon = strchr(line, ':');
-		if (!colon || colon - line >= (long)sizeof(label))
-			continue;
-		sscanf(line, " %31[^:]", label);
-		p = colon + 1;
-		for (i = 0; i < n; i++) {
-			if (sscanf(p, " %llu%n", &v[i], &off) != 1)
-				break;
-			p += off;
-		}
-		if (i != n || !is_timer_row(label, p))
-			continue;
-		for (i = 0; i < n; i++)
-			sum[colcpu[i]] += v[i];
-	}
-	fclose(f);
-	*cols = n;
+	if (row->complete && is_timer_row(row->label, row->desc))
+		for (cpu = 0; cpu < MAX_CPUS; cpu++)
+			sum[cpu] += row->count[cpu];
 	return 0;
+}
+
+/* Sum the timer interrupt rows of /proc/interrupts per CPU. */
+static int read_timer_irqs(unsigned long long *sum)
+{
+	memset(sum, 0, sizeof(*sum) * MAX_CPUS);
+	return for_each_irq_row("/proc/interrupts", add_timer_row, sum);
 }
 
 static double now_seconds(void)
@@ -384,35 +398,6 @@ static void plus_to_space(char *dst, size_t len, const char *src)
 	for (p = dst; *p; p++)
 		if (*p == '+')
 			*p = ' ';
-}
-
-/* The sum over all CPU columns of the /proc/interrupts-format row @irq in @path. */
-static long long irq_row_sum(const char *path, const char *irq)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024], label[32];
-	long long sum = -1;
-
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, ':');
-		unsigned long long v;
-		int off;
-
-		if (!p || sscanf(line, " %31[^:]", label) != 1 || strcmp(label, irq))
-			continue;
-		sum = 0;
-		for (p++; sscanf(p, " %llu%n", &v, &off) == 1; p += off)
-			sum += v;
-		break;
-	}
-	fclose(f);
-	return sum;
 }
 
 /* The usage counter of @cpu's cpuidle state called @name, -1 if it has none. */
@@ -468,7 +453,7 @@ static void idle_probe_start(struct idle_probe *pr)
 			if (online[cpu])
 				pr->cstate_before[cpu] = cstate_usage(cpu, name);
 	if (pr->irqgrow && split_spec(pr->irqgrow, name, sizeof(name), &n))
-		pr->irq_before = irq_row_sum("/proc/interrupts", name);
+		pr->irq_before = irq_row_count("/proc/interrupts", name, -1);
 }
 
 static void idle_probe_judge(struct idle_probe *pr, double dt)
@@ -496,7 +481,7 @@ static void idle_probe_judge(struct idle_probe *pr, double dt)
 		if (!split_spec(pr->irqgrow, name, sizeof(name), &want)) {
 			result(0, "irqgrow=%s: expected IRQ:COUNT", pr->irqgrow);
 		} else {
-			now = irq_row_sum("/proc/interrupts", name);
+			now = irq_row_count("/proc/interrupts", name, -1);
 			result(pr->irq_before >= 0 && now - pr->irq_before >= want,
 			       "interrupt %s fired %lld times over %.1f s, expected at least %lld",
 			       name, pr->irq_before < 0 ? -1 : now - pr->irq_before, dt, want);
@@ -513,7 +498,7 @@ static void check_irq_at_init(const char *spec)
 		result(0, "irqinit=%s: expected IRQ:COUNT or IRQ:-COUNT", spec);
 		return;
 	}
-	have = irq_row_sum("/tmp/interrupts-at-init", name);
+	have = irq_row_count("/tmp/interrupts-at-init", name, -1);
 	diag("irq-at-init: %s=%lld", name, have);
 	if (max > 0)
 		result(have >= 0 && have <= max,
@@ -792,7 +777,7 @@ static void check_tick_grid(const char *spec)
 static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 {
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
-	int cols, periodic, cpu;
+	int periodic, cpu;
 	struct timespec ts = { .tv_sec = idle_s };
 	double t0, dt, want;
 	char line[512];
@@ -810,7 +795,7 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 	}
 	want = spec ? atof(strchr(spec, ':') + 1) : 0;
 	idle_probe_start(pr);
-	if (read_timer_irqs(before, &cols)) {
+	if (read_timer_irqs(before)) {
 		result(0, "read /proc/interrupts");
 		return;
 	}
@@ -818,7 +803,7 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 	dt = now_seconds() - t0;
-	read_timer_irqs(after, &cols);
+	read_timer_irqs(after);
 	idle_probe_judge(pr, dt);
 
 	line[0] = '\0';
@@ -1063,7 +1048,7 @@ int main(int argc, char **argv)
 		       cpu, name);
 		check_device_irqs(cpu, td);
 		if (dummy >= 0)
-			result(!td->max_delta_ns == dummy,
+			result((td->max_delta_ns == 0) == dummy,
 			       "cpu%d device %s %s a dummy (max_delta_ns %lld), expected %s",
 			       cpu, td->name, td->max_delta_ns ? "is not" : "is",
 			       td->max_delta_ns, dummy ? "one" : "none");
