@@ -6,7 +6,7 @@
  *
  * - clock_getres(CLOCK_MONOTONIC) is 1 ns with high resolution timers and
  *   the tick period (TICK_NSEC, 1e9 / HZ rounded) without;
- * - with them, 100 us sleeps last less than half a jiffy on average;
+ * - with them, the median 100 us sleep lasts less than half a jiffy;
  *   without, hrtimers expire from the tick, so a 100 us sleep may last a
  *   whole jiffy and only "not shorter than asked" holds;
  * - no sleep returns early: relative and absolute ones from 1 us to one
@@ -14,8 +14,10 @@
  * - a timerfd armed for an absolute CLOCK_MONOTONIC time 1 ms ahead fires
  *   once, not early.
  *
- * Mean, median and max of the 100 us sleeps are reported; only the mean is
- * judged: on a shared host the max measures the host.  /proc/timer_list is
+ * Mean, median and max of the 100 us sleeps are reported; only the median
+ * is judged: on a shared host the max, and with it the mean, measures the
+ * host (a build beside QEMU stalls a few sleeps by milliseconds), while
+ * expiry from the tick makes every sleep in the loop last a whole jiffy.  /proc/timer_list is
  * needed (root): without it nothing can be expected, so that fails the test.
  */
 #include <errno.h>
@@ -144,9 +146,9 @@ static void check_short_sleeps(int active, long long period)
 		       NR_SHORT, SHORT_NS / 1000, mean / 1000, took[NR_SHORT / 2] / 1000,
 		       took[0] / 1000, took[NR_SHORT - 1] / 1000);
 	if (active) {
-		ksft_test_result(mean < period / 2,
-				 "high resolution: %lld us sleeps last %lld us on average, under half a tick (%lld us)\n",
-				 SHORT_NS / 1000, mean / 1000, period / 2000);
+		ksft_test_result(took[NR_SHORT / 2] < period / 2,
+				 "high resolution: the median %lld us sleep lasts %lld us, under half a tick (%lld us)\n",
+				 SHORT_NS / 1000, took[NR_SHORT / 2] / 1000, period / 2000);
 		return;
 	}
 	/* Each wake-up waits for the next tick: a jiffy bound says nothing. */
