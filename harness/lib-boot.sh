@@ -261,24 +261,31 @@ guest_failures() {
 }
 
 # The guest's KTAP against its plans: every top-level result numbered in
-# order and as many as "1..N" announced, tick-assert's cases likewise, no
-# "Bail out!".  A result lost on the console or a loop that ended early
-# fails the entry.  Reads the guest's KTAP on stdin.
+# order and as many as "1..N" announced, each nested document (tick-assert
+# and tick-assert-end) with as many cases as its own plan, no "Bail out!".
+# A result lost on the console or a loop that ended early fails the entry.
+# Reads the guest's KTAP on stdin.
 guest_plan_check() {
 	awk '
 		/^Bail out!/ || /^# *Bail out!/ { print "guest: " $0; bad = 1 }
 		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; next }
+		/^    KTAP version 1$/ { sub_open = 1; sub_seen = 0; sub_plan = -1; subs++ }
+		/^    (not )?ok [0-9]+ / && sub_open { sub_seen++ }
+		/^    1\.\.[0-9]+$/ && sub_open { sub_plan = substr($0, 8) + 0 }
 		/^(not )?ok [0-9]+ / {
 			n = $1 == "ok" ? $2 : $3
 			if (n != ++seen) { printf "guest: result %d where %d was due: %s\n", n, seen, $0; seen = n }
+			if (sub_open) {
+				name = $1 == "ok" ? $3 : $4
+				if (sub_plan < 0) printf "guest: %s printed no plan\n", name
+				else if (sub_seen != sub_plan) printf "guest: %s: %d of %d planned cases\n", name, sub_seen, sub_plan
+				sub_open = 0
+			}
 		}
-		/^    (not )?ok [0-9]+ / && !sub_done { sub_seen++ }
-		/^    1\.\.[0-9]+$/ && !sub_done { sub_plan = substr($0, 8) + 0; sub_done = 1 }
 		END {
 			if (!plan) print "guest: no KTAP plan"
 			else if (seen != plan) printf "guest: %d of %d planned results\n", seen, plan
-			if (!sub_done) print "guest: tick-assert printed no plan"
-			else if (sub_seen != sub_plan) printf "guest: tick-assert: %d of %d planned cases\n", sub_seen, sub_plan
+			if (!subs) print "guest: tick-assert printed no plan"
 		}'
 }
 
@@ -297,11 +304,15 @@ judge_kunit() {
 		python3 "$UPSTREAM/tools/testing/kunit/kunit.py" parse 2>&1 || true)
 	echo "$parsed" >"$out.parsed"
 	# Suites open with "NAME (N subtests)"; parameterised cases open
-	# without a count.  A suite without its closing status crashed.
+	# without a count.  A suite without its closing status crashed; one
+	# that says PASSED over a failed case (a line lost on the console)
+	# failed.
 	for suite in $(echo "$parsed" |
 		sed -n 's/.*=\{3,\} \([^ ]*\) ([0-9]* subtests\{0,1\}) =\{3,\}.*/\1/p'); do
 		status=$(echo "$parsed" |
 			sed -n "s/.*=\{3,\} \[\([A-Z]*\)\] $suite =\{3,\}.*/\1/p" | tail -n 1)
+		echo "$parsed" | sed -n "/=\{3,\} $suite ([0-9]* subtests\{0,1\}) =/,/=\{3,\} \[[A-Z]*\] $suite =/p" |
+			grep -qE '\[(FAILED|CRASHED)\]' && status=FAILED
 		[ "$status" = PASSED ] && echo "PASS $suite" || echo "FAIL $suite"
 	done >"$out"
 	# Every suite the kernel was built with must have run.

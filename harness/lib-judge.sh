@@ -1,0 +1,118 @@
+# shellcheck shell=bash
+# The pass rules tried on purpose (harness/judge-cases): the judge of
+# lib-boot.sh on broken copies of a passing log, and the guest's own
+# report and retry rules (harness/guest/init) on made-up test outputs.
+
+# The lines of harness/judge-cases of one kind, without the kind.
+judge_cases() {
+	sed -n "s/^$1|//p" "$H/judge-cases"
+}
+
+# init_functions DIR NAME...: the named functions of the guest's /init,
+# reading their /etc files and /proc/cpuinfo from DIR instead.
+init_functions() {
+	local dir=$1 name
+	shift
+	for name in "$@"; do
+		sed -n "/^$name() {/,/^}/p" "$H/guest/init"
+	done | sed -e "s|/etc/|$dir/etc/|g" -e "s|/proc/cpuinfo|$dir/cpuinfo|g"
+}
+
+# The guest files a report case sets up in DIR: /etc/xfail, /etc/may-skip,
+# a cpuinfo with CPUS processors; and the test's output in DIR/out.
+report_setup() {
+	local dir=$1 test=$2 xfail=$3 cpus=$4 skip=$5 plan=$6 ran=$7 failed=$8 last=$9 i
+	mkdir -p "$dir/etc"
+	: >"$dir/etc/xfail"
+	: >"$dir/etc/may-skip"
+	[ "$xfail" = - ] || echo "$test ${xfail//+/ }" >"$dir/etc/xfail"
+	[ "$skip" = - ] || echo "$test cpus=$skip" >"$dir/etc/may-skip"
+	for ((i = 0; i < cpus; i++)); do echo "processor : $i"; done >"$dir/cpuinfo"
+	{
+		echo "# TAP version 13"
+		echo "# 1..$plan"
+		for ((i = 1; i <= ran; i++)); do
+			case "+$failed+" in
+			*"+$i+"*) echo "# not ok $i case $i" ;;
+			*) echo "# ok $i case $i" ;;
+			esac
+		done
+		[ "$last" = - ] || echo "# $last"
+	} >"$dir/out"
+}
+
+# One case's verdict: PASS/FAIL NAME (rule R): what was seen.
+judge_verdict() {
+	local ok=$1 name=$2 rule=$3 seen=$4 res=$B/results/ours/judge-$2
+	if [ "$ok" = yes ]; then
+		echo PASS >"$res.status"
+		echo "PASS judge-$name (rule $rule): $seen"
+	else
+		echo FAIL >"$res.status"
+		echo "FAIL judge-$name (rule $rule): $seen"
+	fi
+	: >"$res.kunit"
+}
+
+# judge_log_cases LOG OBJ: each log mutation against the judge.
+judge_log_cases() {
+	local base=$1 obj=$2 dir=$B/judge name rule want script reasons ok
+	while IFS='|' read -r name rule want script; do
+		tr -d '\r' <"$base" | sed -e "$script" >"$dir/$name.log"
+		reasons=$(judge_log "$dir/$name.log" yes "$dir/$name" "$obj" | tr '\n' ' ')
+		if [ "$want" = - ]; then
+			[ -z "$reasons" ] && ok=yes || ok=no
+		else
+			echo "$reasons" | grep -qE -e "$want" && ok=yes || ok=no
+		fi
+		judge_verdict "$ok" "$name" "$rule" "${reasons:-no reason}"
+	done < <(judge_cases log)
+}
+
+# judge_report_cases: /init's report on made-up outputs.
+judge_report_cases() {
+	local dir=$B/judge/report name rule want setup output line ok
+	local test rc xfail cpus skip plan ran failed last
+	while IFS='|' read -r name rule want setup output; do
+		read -r test rc xfail cpus skip <<<"$setup"
+		read -r plan ran failed last <<<"$output"
+		rm -rf "$dir"
+		report_setup "$dir" "$test" "$xfail" "$cpus" "$skip" "$plan" "$ran" "$failed" "$last"
+		line=$(sh -c "$(init_functions "$dir" xfail_cases may_skip all_cases_ran report)
+			report 1 '$test' $rc '$dir/out'")
+		echo "$line" | grep -qE -e "$want" && ok=yes || ok=no
+		judge_verdict "$ok" "$name" "$rule" "$line"
+	done < <(judge_cases report)
+}
+
+# judge_retry_cases: may /init run a failed test again?
+judge_retry_cases() {
+	local dir=$B/judge/retry name rule want test output seen ok
+	while IFS='|' read -r name rule want test output; do
+		rm -rf "$dir"
+		mkdir -p "$dir/etc"
+		cp "$H/guest/retry" "$dir/etc/retry"
+		printf '%b\n' "$output" | sed 's/^/# /' >"$dir/out"
+		seen=$(sh -c "$(init_functions "$dir" retry_patterns retry_allowed)
+			retry_allowed '$test' '$dir/out' && echo retry || echo stop")
+		[ "$seen" = "$want" ] && ok=yes || ok=no
+		judge_verdict "$ok" "$name" "$rule" "$test: $seen after \"${output%%\\n*}\""
+	done < <(judge_cases retry)
+}
+
+# judge_selftest ENTRY: every case of harness/judge-cases, the log ones on
+# ENTRY's log, which must have passed (a failing log proves nothing).
+judge_selftest() {
+	local entry=$1 obj
+	obj=$B/obj/ours-$(entry_field "$entry" build)
+	rm -rf "$B/judge"
+	mkdir -p "$B/judge" "$B/results/ours"
+	say "judge: the pass rules on broken copies of $entry's log"
+	if [ "$(cat "$B/results/ours/$entry.status" 2>/dev/null)" != PASS ]; then
+		judge_verdict no logs - "$entry did not pass: no log to break"
+	else
+		judge_log_cases "$B/logs/ours/$entry.log" "$obj"
+	fi
+	judge_report_cases
+	judge_retry_cases
+}
