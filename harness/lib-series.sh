@@ -130,7 +130,7 @@ sparse_report() {
 	[ -n "$objs" ] || return 0
 	# shellcheck disable=SC2086
 	kmake "$src" "$obj" "$arch" C=2 $objs 2>&1 |
-		sed -n "s|^$src/\([^:]*\):[0-9]*:[0-9]*: \(warning\|error\): |\1: \2: |p" | sort -u
+		sed -n "s#^$src/\([^:]*\):[0-9]*:[0-9]*: \(warning\|error\): #\1: \2: #p" | sort -u
 }
 
 # Does function FN of FILE (ours) take its lock with guard()?  sparse does
