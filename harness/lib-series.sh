@@ -91,7 +91,50 @@ series_main() {
 	series_checkpatch "$out" || rc=1
 	series_kerneldoc || rc=1
 	series_sparse || rc=1
+	series_bisect "$out" || rc=1
 	return "$rc"
+}
+
+# The build every patch of the series must pass on its own: entry 1's kernel.
+SERIES_BISECT_BUILD=x86-nohz-hres
+
+# series_bisect DIR: apply the patches of DIR one by one to a copy of the
+# pristine tree and build SERIES_BISECT_BUILD after each; name the patches
+# after which it does not build.  The configuration is made again after
+# each patch, so a Kconfig symbol a later patch adds is on from there.
+series_bisect() {
+	local out=$1 tree=$B/series/tree obj=$B/obj/series-bisect arch base frags p n=0 bad=0 log
+	read -r arch base frags <<<"$(build_row "$SERIES_BISECT_BUILD")"
+	[ "$frags" = - ] && frags=""
+	rm -rf "$tree"
+	cp -al "$UPSTREAM" "$tree"
+	for p in "$out"/*.patch; do
+		n=$((n + 1))
+		log=$B/series/build-$(basename "$p" .patch).log
+		patch -s -p1 -d "$tree" --no-backup-if-mismatch <"$p" || {
+			echo "series: $(basename "$p") does not apply on the patches before it"
+			bad=$((bad + 1))
+			continue
+		}
+		rm -f "$obj/.th-config"
+		# In the middle of the series a symbol of a later patch does not
+		# exist yet: the fragments are not verified.
+		# shellcheck disable=SC2046,SC2086
+		if (CONFIG_VERIFY=0 build_configure "$tree" "$obj" "$arch" "$base" $frags &&
+		    kmake "$tree" "$obj" "$arch" $(arch_targets "$arch")) >"$log" 2>&1; then
+			echo "series: builds after $(basename "$p")"
+		else
+			echo "series: does not build after $(basename "$p"): $log"
+			grep -m 3 -E 'error:|Error [0-9]' "$log" | sed 's/^/    /'
+			bad=$((bad + 1))
+		fi
+	done
+	if [ "$bad" -eq 0 ]; then
+		echo "series: every patch builds ($n patches, $SERIES_BISECT_BUILD)"
+	else
+		echo "series: $bad of $n patches do not build ($SERIES_BISECT_BUILD)"
+	fi
+	[ "$bad" -eq 0 ]
 }
 
 # Our C files and headers in the kernel (the selftests are user space).
