@@ -198,9 +198,25 @@ userspace_busybox() {
 	esac
 }
 
-# Upstream timer selftests and our own, by name, from our tree.
-selftest_names() {
-	table "$H/guest/selftests" | awk '$2 !~ /^@/ { print $2 }' | sort -u
+# kselftest_install FLAV CC ROOT: the timer selftests, upstream's and ours,
+# installed into ROOT/kselftest as `make -C tools/testing/selftests
+# TARGETS=timers install` does for KernelCI: run_kselftest.sh, its runner,
+# kselftest-list.txt.  Statically linked: valid-adjtimex defines
+# clock_adjtime, which static glibc has too (the test's own one wins).
+kselftest_install() {
+	local flav=$1 cc=$2 root=$3 log=$B/kselftest/$1.log
+	mkdir -p "$B/kselftest"
+	rm -rf "$B/kselftest/$flav"
+	make -C "$OURS/tools/testing/selftests" O="$B/kselftest/$flav" TARGETS=timers \
+		CC="$cc" USERCFLAGS="-static -Wl,--allow-multiple-definition" \
+		INSTALL_PATH="$root/kselftest" install >"$log" 2>&1 ||
+		die "cannot build the timer selftests for $flav, see $log"
+	# The runner calls /usr/bin/timeout --foreground, which busybox's
+	# timeout does not take; without a timeout there, a test never ends.
+	# shellcheck disable=SC2016
+	printf '%s\n' '#!/bin/sh' '[ "$1" = --foreground ] && shift' \
+		'exec /bin/busybox timeout "$@"' >"$root/usr/bin/timeout"
+	chmod 755 "$root/usr/bin/timeout"
 }
 
 initramfs_build() {
@@ -210,23 +226,19 @@ initramfs_build() {
 	root=$B/initramfs/$flav
 	out=$B/initramfs/$flav.cpio.gz
 	st=$OURS/tools/testing/selftests
-	inputs=$( (cat "$H"/guest/* "$st"/timers/*.h; for name in $(selftest_names); do
-		cat "$st/timers/$name.c"; done) | cksum)
+	inputs=$(cat "$H"/guest/* "$st"/timers/* "$st"/kselftest/* "$st"/run_kselftest.sh \
+		"$st"/lib.mk "$st"/Makefile | cksum)
 	hash="$inputs $(ls -l "$bb" | cksum)"
 	[ -f "$out" ] && [ "$(cat "$out.hash" 2>/dev/null)" = "$hash" ] && return 0
 	say "initramfs $flav"
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,selftests,usr/bin,usr/sbin}
+	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,usr/bin,usr/sbin}
 	cp "$bb" "$root/bin/busybox"
 	# Applet names from the host busybox: the foreign ones cannot run here.
 	for name in $(/bin/busybox --list); do
 		[ -e "$root/bin/$name" ] || ln -s busybox "$root/bin/$name"
 	done
-	for name in $(selftest_names); do
-		"$cc" -static -O2 -Wall -I "$st" -o "$root/selftests/$name" \
-			"$st/timers/$name.c" -lrt -lpthread -lm ||
-			die "cannot build selftest $name for $flav"
-	done
+	kselftest_install "$flav" "$cc" "$root"
 	"$cc" -static -O2 -Wall -Wno-format-truncation -o "$root/bin/tick-assert" \
 		"$H/guest/tick-assert.c" -lpthread || die "cannot build tick-assert for $flav"
 	[ "$flav" = x86_64 ] && userspace_add_host_tools "$root"

@@ -5,7 +5,7 @@ DEB_PACKAGES="linux-source-6.12 qemu-system-x86 qemu-system-arm gcc
  gcc-arm-linux-gnueabihf gcc-arm-linux-gnueabi libc6-dev libc6-dev-armhf-cross
  libc6-dev-armel-cross make flex bison bc libelf-dev libssl-dev cpio ccache
  busybox-static rt-tests gnuplot-nox stress-ng xz-utils patch git python3
- binutils kmod acpica-tools"
+ binutils kmod acpica-tools rsync"
 
 APT_UPDATED=
 

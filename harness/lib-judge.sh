@@ -100,6 +100,17 @@ judge_retry_cases() {
 	done < <(judge_cases retry)
 }
 
+# judge_runner_cases: the exit code /init reads from kselftest's result line.
+judge_runner_cases() {
+	local name rule want line seen ok
+	while IFS='|' read -r name rule want line; do
+		seen=$(sh -c "$(init_functions "$B/judge" runner_rc)
+			runner_rc '$line'")
+		[ "$seen" = "$want" ] && ok=yes || ok=no
+		judge_verdict "$ok" "$name" "$rule" "exit $seen from \"$line\""
+	done < <(judge_cases runner)
+}
+
 # judge_selftest ENTRY: every case of harness/judge-cases, the log ones on
 # ENTRY's log, which must have passed (a failing log proves nothing).
 judge_selftest() {
@@ -115,4 +126,5 @@ judge_selftest() {
 	fi
 	judge_report_cases
 	judge_retry_cases
+	judge_runner_cases
 }
