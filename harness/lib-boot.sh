@@ -33,9 +33,11 @@ entry_field() {
 }
 
 # The entries a flavour runs (default ours: all of them); on upstream only
-# the booting ones: a compile-only entry judges the warnings of our files.
+# the booting ones: a compile-only entry judges the warnings of our files,
+# the kunit.py one runs our suites.
 matrix_entries() {
-	table "$H/matrix" | awk -v f="${1:-ours}" 'f == "ours" || $3 != "build" { print $1 }'
+	table "$H/matrix" |
+		awk -v f="${1:-ours}" 'f == "ours" || ($3 != "build" && $3 != "kunit.py") { print $1 }'
 }
 
 # Board facts: QEMU command, console, user-space flavour, image, device tree.
@@ -322,6 +324,37 @@ judge_kunit() {
 	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed or missing:/' || true
 }
 
+# kunitpy_exec LOG OBJ SMP: `kunit.py exec` on a built kernel: kunit.py's
+# own QEMU runner (its machine, console and kunit_shutdown) and parser, as
+# `kunit.py run` uses them once it has built.  The log ends with kunit.py's
+# exit code; prints kunitpy_judge's reasons.
+kunitpy_exec() {
+	local log=$1 obj=$2 smp=$3 arch rc=0
+	case "$(awk '$1 == "CONFIG_X86_64=y" { print "x86_64" }' "$obj/.config")" in
+	x86_64) arch=x86_64 ;;
+	*) arch=arm ;;
+	esac
+	(cd "$OURS" && timeout -k 10 600 python3 tools/testing/kunit/kunit.py exec \
+		--build_dir="$obj" --arch="$arch" --qemu_args="-smp $smp" --timeout=300) \
+		>"$log" 2>&1 || rc=$?
+	echo "TH-KUNITPY-EXIT $rc" >>"$log"
+	kunitpy_judge "$log" "$obj"
+}
+
+# kunitpy_judge LOG OBJ: one reason per problem in a kunit.py exec log:
+# kunit.py failed, ran nothing, or did not pass every suite OBJ's kernel
+# was built with.
+kunitpy_judge() {
+	local log=$1 obj=$2 rc suite
+	rc=$(sed -n 's/^TH-KUNITPY-EXIT //p' "$log")
+	[ "$rc" = 0 ] || echo "kunit.py exec exited ${rc:-nothing}"
+	grep -qE 'Testing complete\. Ran [1-9][0-9]* tests' "$log" || echo "kunit.py ran no test"
+	for suite in $(kunit_suites_built "$obj/.config"); do
+		grep -qE "=+ \[PASSED\] $suite =+" "$log" ||
+			echo "kunit.py: suite $suite missing or not passed"
+	done
+}
+
 # The KUnit suites a kernel runs at boot, from its .config: our suites and
 # upstream's time_test_cases (harness/kunit-suites).
 kunit_suites_built() {
@@ -365,6 +398,10 @@ boot_entry() {
 	start=$SECONDS
 	if [ "$(cat "$obj/.th-status" 2>/dev/null)" != PASS ]; then
 		reasons="build $build failed: $B/logs/$flavour/build-$build.log"
+		: >"$res.kunit"
+	elif [ "$board" = kunit.py ]; then
+		say "kunit.py $flavour $entry"
+		reasons=$(kunitpy_exec "$log" "$obj" "$smp")
 		: >"$res.kunit"
 	elif [ "$board" = build ]; then
 		# A compile-only entry: judged by what build_check found.

@@ -7,6 +7,9 @@ DEB_PACKAGES="linux-source-6.12 qemu-system-x86 qemu-system-arm gcc
  busybox-static rt-tests gnuplot-nox stress-ng xz-utils patch git python3
  binutils kmod acpica-tools rsync"
 
+# What make series needs beyond them: sparse, Sphinx for htmldocs.
+SERIES_PACKAGES="sparse python3-sphinx"
+
 APT_UPDATED=
 
 apt_update_once() {
@@ -17,9 +20,10 @@ apt_update_once() {
 	APT_UPDATED=1
 }
 
+# The packages of the list $1 that are not installed.
 deps_missing_packages() {
 	local p
-	for p in $DEB_PACKAGES; do
+	for p in $1; do
 		dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null |
 			grep -q 'install ok installed' || echo "$p"
 	done
@@ -49,15 +53,19 @@ deps_add_foreign_arch() {
 		[ -x "$B/deps/busybox-$arch/bin/busybox" ] && continue
 		if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 			dpkg --add-architecture "$arch"
-			APT_UPDATED=
+			# What make series needs beyond them: sparse, Sphinx for htmldocs.
+SERIES_PACKAGES="sparse python3-sphinx"
+
+APT_UPDATED=
 		fi
 	done
 }
 
+# deps_install [EXTRA]: the packages of DEB_PACKAGES and of the list EXTRA.
 deps_install() {
-	local missing
+	local missing wanted="$DEB_PACKAGES ${1:-}"
 	mkdir -p "$B"
-	missing=$(deps_missing_packages | tr '\n' ' ')
+	missing=$(deps_missing_packages "$wanted" | tr '\n' ' ')
 	if [ -n "$missing" ]; then
 		[ "$(id -u)" = 0 ] || die "missing packages ($missing) and not root to install them"
 		apt_update_once
@@ -66,7 +74,7 @@ deps_install() {
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 			--no-install-recommends $missing >>"$B/apt.log" 2>&1 ||
 			die "apt-get install failed for: $missing (see $B/apt.log)"
-		missing=$(deps_missing_packages | tr '\n' ' ')
+		missing=$(deps_missing_packages "$wanted" | tr '\n' ' ')
 		[ -z "$missing" ] || die "still missing after apt-get: $missing"
 	fi
 	deps_add_foreign_arch armel armhf

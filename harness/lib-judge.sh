@@ -54,19 +54,32 @@ judge_verdict() {
 	: >"$res.kunit"
 }
 
-# judge_log_cases LOG OBJ: each log mutation against the judge.
-judge_log_cases() {
-	local base=$1 obj=$2 dir=$B/judge name rule want script reasons ok
+# judge_mutations KIND LOG JUDGE...: each KIND line of harness/judge-cases
+# breaks a copy of LOG with its sed script; the command JUDGE, given the
+# copy's path, must answer what the line says.
+judge_mutations() {
+	local kind=$1 base=$2 dir=$B/judge name rule want script reasons ok
+	shift 2
 	while IFS='|' read -r name rule want script; do
 		tr -d '\r' <"$base" | sed -e "$script" >"$dir/$name.log"
-		reasons=$(judge_log "$dir/$name.log" yes "$dir/$name" "$obj" | tr '\n' ' ')
+		reasons=$("$@" "$dir/$name.log" | tr '\n' ' ')
 		if [ "$want" = - ]; then
 			[ -z "$reasons" ] && ok=yes || ok=no
 		else
 			echo "$reasons" | grep -qE -e "$want" && ok=yes || ok=no
 		fi
 		judge_verdict "$ok" "$name" "$rule" "${reasons:-no reason}"
-	done < <(judge_cases log)
+	done < <(judge_cases "$kind")
+}
+
+# judge_boot_log OBJ LOG: the boot judge on LOG with its KUnit suites.
+judge_boot_log() {
+	judge_log "$2" yes "${2%.log}" "$1"
+}
+
+# judge_kunitpy_log OBJ LOG: kunitpy_judge with its arguments swapped.
+judge_kunitpy_log() {
+	kunitpy_judge "$2" "$1"
 }
 
 # judge_report_cases: /init's report on made-up outputs.
@@ -111,6 +124,20 @@ judge_runner_cases() {
 	done < <(judge_cases runner)
 }
 
+# judge_kunitpy_cases: the kunit.py entry's judge on broken copies of its
+# passing log (the entry named by JUDGE_KUNITPY_ENTRY).
+JUDGE_KUNITPY_ENTRY=kunit-py-x86
+
+judge_kunitpy_cases() {
+	local obj
+	obj=$B/obj/ours-$(entry_field "$JUDGE_KUNITPY_ENTRY" build)
+	if [ "$(cat "$B/results/ours/$JUDGE_KUNITPY_ENTRY.status" 2>/dev/null)" != PASS ]; then
+		judge_verdict no kunitpy-logs - "$JUDGE_KUNITPY_ENTRY did not pass: no log to break"
+		return 0
+	fi
+	judge_mutations kunitpy "$B/logs/ours/$JUDGE_KUNITPY_ENTRY.log" judge_kunitpy_log "$obj"
+}
+
 # judge_selftest ENTRY: every case of harness/judge-cases, the log ones on
 # ENTRY's log, which must have passed (a failing log proves nothing).
 judge_selftest() {
@@ -122,9 +149,10 @@ judge_selftest() {
 	if [ "$(cat "$B/results/ours/$entry.status" 2>/dev/null)" != PASS ]; then
 		judge_verdict no logs - "$entry did not pass: no log to break"
 	else
-		judge_log_cases "$B/logs/ours/$entry.log" "$obj"
+		judge_mutations log "$B/logs/ours/$entry.log" judge_boot_log "$obj"
 	fi
 	judge_report_cases
 	judge_retry_cases
 	judge_runner_cases
+	judge_kunitpy_cases
 }

@@ -44,7 +44,7 @@ Documentation/timers/ for the design.  The 6.12 API is unchanged."
 series_main() {
 	local repo=$B/series/repo out=$B/series/patches item subject f
 	local unclaimed="" paths
-	deps_install
+	deps_install "$SERIES_PACKAGES"
 	tree_prepare
 	for item in $(series_items); do
 		series_row_of "$item" >/dev/null || unclaimed="$unclaimed $item"
@@ -89,7 +89,9 @@ series_main() {
 	git -C "$repo" format-patch -q -o "$out" base..HEAD
 	local rc=0
 	series_checkpatch "$out" || rc=1
+	series_maintainers "$out" || rc=1
 	series_kerneldoc || rc=1
+	series_htmldocs || rc=1
 	series_sparse || rc=1
 	series_bisect "$out" || rc=1
 	return "$rc"
@@ -135,6 +137,43 @@ series_bisect() {
 		echo "series: $bad of $n patches do not build ($SERIES_BISECT_BUILD)"
 	fi
 	[ "$bad" -eq 0 ]
+}
+
+# The address of our MAINTAINERS entries, which every patch must reach.
+SERIES_MAINTAINER=${SERIES_AUTHOR##*<}
+SERIES_MAINTAINER=${SERIES_MAINTAINER%>}
+
+# series_maintainers DIR: scripts/get_maintainer.pl, run on each patch in
+# our tree (whose MAINTAINERS has our entries), names us.
+series_maintainers() {
+	local out=$1 p n=0 bad=0
+	for p in "$out"/*.patch; do
+		n=$((n + 1))
+		(cd "$OURS" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--no-rolestats "$p" 2>&1) | grep -qF "<$SERIES_MAINTAINER>" && continue
+		echo "series: get_maintainer.pl does not name $SERIES_MAINTAINER for $(basename "$p")"
+		bad=$((bad + 1))
+	done
+	echo "series: get_maintainer.pl names $SERIES_MAINTAINER for $((n - bad)) of $n patches"
+	[ "$bad" -eq 0 ]
+}
+
+# Documentation/timers built with Sphinx as `make htmldocs` does, from
+# scratch (Sphinx repeats no warning of a file it has already read): no
+# warning or error in a document there.
+series_htmldocs() {
+	local dir=$B/series/htmldocs log=$B/series/htmldocs.log report n
+	rm -rf "$dir"
+	if ! make -C "$OURS" O="$dir" SPHINXDIRS=timers htmldocs >"$log" 2>&1; then
+		echo "series: make SPHINXDIRS=timers htmldocs failed, see $log"
+		return 1
+	fi
+	report=$(grep -E "Documentation/timers/[^:]*:[0-9]*: (WARNING|ERROR|CRITICAL|SEVERE)" "$log" |
+		sed "s|^$OURS/||" || true)
+	[ -n "$report" ] && echo "$report"
+	n=$(echo "$report" | grep -c . || true)
+	echo "series: htmldocs (SPHINXDIRS=timers): $n warnings in Documentation/timers, see $log"
+	[ "$n" -eq 0 ]
 }
 
 # Our C files and headers in the kernel (the selftests are user space).
