@@ -490,16 +490,69 @@ soak_figures() {
 	echo "  splats: $(log_splats "$log" | wc -l)"
 }
 
+# The tick in a few lines, from tick-assert's report (a guest log on stdin).
+tick_summary() {
+	sed -n \
+		-e 's/^    # \(cpu[0-9]*\): \(.*\)/  \1 tick device: \2/p' \
+		-e 's/^    # broadcast: \(.*\)/  broadcast device: \1/p' \
+		-e 's/^    ok [0-9]* \(clock_getres.*\)/  \1/p' \
+		-e 's/^    # tick-rate:\(.*\)/  idle timer interrupts per second:\1/p'
+}
+
+# stream_filter: make run's view of a guest log arriving on stdin, as the
+# guest gets there: the tick summary and /proc/timer_list once tick-assert
+# has run, then a line per selftest as it ends (result, seconds), then the
+# guest's total.  Lines that are not there yet cost nothing.
+stream_filter() {
+	local line start=$SECONDS t0=$SECONDS name="" head=""
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		TH-INIT*)
+			echo "  guest up after $((SECONDS - start)) s: ${line#TH-INIT }"
+			head=yes ;;
+		"ok 1 tick-assert" | "not ok 1 tick-assert")
+			echo "---- tick summary (${line% 1 tick-assert})"
+			printf '%s\n' "$head" | tick_summary
+			head=""
+			echo "---- /proc/timer_list after boot" ;;
+		"# tl0| "*) echo "${line#\# tl0| }" ;;
+		"# selftest: "*)
+			[ -n "$name" ] || echo "---- selftests"
+			name=${line#\# selftest: } t0=$SECONDS ;;
+		"# RETRIED "*) echo "  ${line#\# }" ;;
+		"ok "*" selftests: timers: "* | "not ok "*" selftests: timers: "*)
+			printf '  %-6s %4d s  %s\n' "${line%% [0-9]*}" $((SECONDS - t0)) \
+				"${line#* selftests: timers: }" ;;
+		*" tick-assert-end")
+			echo "  ${line% [0-9]* tick-assert-end} tick-assert-end (devices and modes unchanged)" ;;
+		TH-DONE*) echo "  guest done after $((SECONDS - start)) s" ;;
+		*) [ -n "$head" ] && head="$head"$'\n'"$line" ;;
+		esac
+	done
+}
+
+# boot_streamed ENTRY FLAVOUR: boot_entry with stream_filter on its log.
+boot_streamed() {
+	local log=$B/logs/$2/$1.log watch follower rc=0
+	mkdir -p "$(dirname "$log")"
+	rm -f "$log"
+	sleep 1000000 &
+	watch=$!
+	tail -n +1 -F --pid="$watch" "$log" 2>/dev/null | stream_filter &
+	follower=$!
+	boot_entry "$1" "$2" || rc=$?
+	kill "$watch"
+	wait "$follower" 2>/dev/null || true
+	return "$rc"
+}
+
 # A short report of one entry's tick, then its whole /proc/timer_list.
 summary() {
 	local entry=$1 flavour=$2 log
 	log=$B/logs/$flavour/$entry.log
 	echo "---- tick summary: $entry ($(cat "$B/results/$flavour/$entry.status"))"
-	log_clean "$log" | sed -n \
-		-e 's/^    # \(cpu[0-9]*\): \(.*\)/  \1 tick device: \2/p' \
-		-e 's/^    # broadcast: \(.*\)/  broadcast device: \1/p' \
-		-e 's/^    ok [0-9]* \(clock_getres.*\)/  \1/p' \
-		-e 's/^    # tick-rate:\(.*\)/  idle timer interrupts per second:\1/p'
+	log_clean "$log" | tick_summary
 	echo "  selftests:"
 	log_clean "$log" | grep -E '^(not )?ok [0-9]+ ' | sed 's/^/    /'
 	echo "---- /proc/timer_list"
