@@ -459,7 +459,10 @@ matrix_run() {
 		build=$(entry_field "$entry" build)
 		obj=$B/obj/$flavour-$build
 		while [ ! -f "$obj/.th-status" ]; do sleep 5; done
-		boot_entry "$entry" "$flavour" || true
+		case "$(entry_field "$entry" tests)" in
+		full | timing) boot_streamed "$entry" "$flavour" progress || true ;;
+		*) boot_entry "$entry" "$flavour" || true ;;
+		esac
 	done
 	wait
 }
@@ -499,14 +502,23 @@ tick_summary() {
 		-e 's/^    # tick-rate:\(.*\)/  idle timer interrupts per second:\1/p'
 }
 
-# stream_filter: make run's view of a guest log arriving on stdin, as the
-# guest gets there: the tick summary and /proc/timer_list once tick-assert
-# has run, then a line per selftest as it ends (result, seconds), then the
-# guest's total.  Lines that are not there yet cost nothing.
+# stream_filter [ENTRY]: make run's view of a guest log arriving on stdin,
+# as the guest gets there: the tick summary and /proc/timer_list once
+# tick-assert has run, then a line per selftest as it ends (result,
+# seconds), then the guest's total.  With ENTRY (make check's long
+# entries), only a line per selftest as it starts.
 stream_filter() {
-	local line start=$SECONDS t0=$SECONDS name="" head=""
+	local entry=${1:-} line start=$SECONDS t0=$SECONDS name="" head=""
 	while IFS= read -r line; do
 		line=${line%$'\r'}
+		if [ -n "$entry" ]; then
+			case "$line" in
+			"# selftest: "*)
+				name=${line#\# selftest: }
+				echo "     .. $entry: ${name% } (at $((SECONDS - start)) s)" ;;
+			esac
+			continue
+		fi
 		case "$line" in
 		TH-INIT*)
 			echo "  guest up after $((SECONDS - start)) s: ${line#TH-INIT }"
@@ -532,14 +544,16 @@ stream_filter() {
 	done
 }
 
-# boot_streamed ENTRY FLAVOUR: boot_entry with stream_filter on its log.
+# boot_streamed ENTRY FLAVOUR [progress]: boot_entry with stream_filter on
+# its log (progress: only the selftest in progress).
 boot_streamed() {
-	local log=$B/logs/$2/$1.log watch follower rc=0
+	local log=$B/logs/$2/$1.log watch follower rc=0 who=""
+	[ "${3:-}" = progress ] && who=$1
 	mkdir -p "$(dirname "$log")"
 	rm -f "$log"
 	sleep 1000000 &
 	watch=$!
-	tail -n +1 -F --pid="$watch" "$log" 2>/dev/null | stream_filter &
+	tail -n +1 -F --pid="$watch" "$log" 2>/dev/null | stream_filter "$who" &
 	follower=$!
 	boot_entry "$1" "$2" || rc=$?
 	kill "$watch"
