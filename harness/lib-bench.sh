@@ -4,17 +4,19 @@
 
 BENCH_ROUNDS=${TH_BENCH_ROUNDS:-2}
 
-# Boot ENTRY of FLAVOUR in bench MODE; prints the log path.
+# Boot ENTRY of FLAVOUR in bench MODE, EXTRA (or -) added to its
+# tick-assert expectations; prints the log path.
 bench_boot() {
-	local entry=$1 flavour=$2 mode=$3 idle=$4 round=$5 board smp cpu cmdline expect
-	local obj log append
+	local entry=$1 flavour=$2 mode=$3 idle=$4 round=$5 extra=$6 board smp cpu cmdline
+	local obj log append expect
 	board=$(entry_field "$entry" board)
 	smp=$(entry_field "$entry" smp)
 	cpu=$(entry_field "$entry" cpu); [ "$cpu" = - ] && cpu=""
 	cmdline=$(entry_field "$entry" cmdline); [ "$cmdline" = - ] && cmdline=""
 	expect=$(expect_for "$flavour" "$(entry_field "$entry" expect)")
+	[ "$extra" = - ] || expect="$expect;$extra"
 	obj=$B/obj/$flavour-$(entry_field "$entry" build)
-	log=$B/bench/logs/$flavour-$entry-$mode-$round.log
+	log=$B/bench/logs/$flavour-$entry-$mode-$round-${extra%%=*}.log
 	append="console=$(board_console "$board") panic=-1 ${cmdline//,/ }"
 	append="$append th.tests=$mode th.expect=$expect th.idle=$idle"
 	boot_qemu "$log" "$board" "$obj" "$cpu" "$smp" 600 "$append" || true
@@ -51,6 +53,12 @@ bench_latency() {
 		}'
 }
 
+# Mean over the CPUs of tick-assert's sleepers: "median p99" overshoot in us.
+bench_overshoot() {
+	log_clean "$1" | sed -n 's/^    # sleep: cpu[0-9]* .*overshoot median \([0-9]*\) us, p99 \([0-9]*\) us.*/\1 \2/p' |
+		awk '{ m += $1; p += $2; n++ } END { if (n) printf "%.1f %.1f\n", m / n, p / n; else print "nan nan" }'
+}
+
 # Sum of the text sizes of the tick objects of a build.
 bench_text() {
 	local obj=$1
@@ -83,10 +91,12 @@ bench_main() {
 	rm -rf "$B/bench"
 	mkdir -p "$B/bench/logs"
 	for round in $(seq "$BENCH_ROUNDS"); do
-		while read -r metric entry mode idle; do
+		while read -r metric entry mode idle extra; do
+			# TH_BENCH_ONLY=ERE: only the rows "metric entry" it matches.
+			[[ "$metric $entry" =~ ${TH_BENCH_ONLY:-.} ]] || continue
 			for flavour in $(bench_order "$round"); do
 				say "bench round $round: $metric $entry $flavour"
-				log=$(bench_boot "$entry" "$flavour" "$mode" "$idle" "$round")
+				log=$(bench_boot "$entry" "$flavour" "$mode" "$idle" "$round" "$extra")
 				bench_record "$metric" "$entry" "$flavour" "$log"
 			done
 		done < <(table "$H/bench")
@@ -99,6 +109,7 @@ bench_record() {
 	local metric=$1 entry=$2 flavour=$3 log=$4
 	case "$metric" in
 	cyclictest) echo "$metric $entry $flavour $(bench_latency "$log")" ;;
+	sleep-overshoot) echo "$metric $entry $flavour $(bench_overshoot "$log")" ;;
 	*) echo "$metric $entry $flavour $(bench_rate "$log")" ;;
 	esac >>"$B/bench/raw"
 	if [ -n "$(log_splats "$log")" ]; then
@@ -114,9 +125,9 @@ bench_table() {
 	obj_o=$B/obj/ours-x86-nohz-hres
 	{
 		awk '$1 != "splat" {
-			if ($1 == "cyclictest") {
-				split("median p99 max", n, " ")
-				for (i = 1; i <= 3; i++) { k = "cyclictest-" n[i] "-us " $2; s[k, $3] += $(3 + i); c[k, $3]++; keys[k] = 1 }
+			if ($1 == "cyclictest" || $1 == "sleep-overshoot") {
+				split($1 == "cyclictest" ? "median p99 max" : "median p99", n, " ")
+				for (i = 1; i in n; i++) { k = $1 "-" n[i] "-us " $2; s[k, $3] += $(3 + i); c[k, $3]++; keys[k] = 1 }
 			} else { k = $1 " " $2; s[k, $3] += $4; c[k, $3]++; keys[k] = 1 }
 		} END {
 			for (k in keys) printf "%s %.2f %.2f\n", k, s[k, "upstream"] / c[k, "upstream"], s[k, "ours"] / c[k, "ours"]

@@ -163,11 +163,13 @@ acpi_cstates_table() {
 	echo "$dir/cstates.aml"
 }
 
-# dt_fault FAULT: the node and the property the fault removes.
+# dt_fault FAULT: the node and the property the fault removes (+status:
+# the node gets status = "disabled", so that no driver probes it).
 dt_fault() {
 	case "$1" in
 	sp804-noirq) echo "timer@101e2000 interrupts" ;;
 	sp804-noclk) echo "timer@101e2000 clocks" ;;
+	twd-off) echo "timer@1e000600 +status" ;;
 	*) die "unknown device-tree fault $1" ;;
 	esac
 }
@@ -186,7 +188,10 @@ board_dtb() {
 	mkdir -p "$obj/th-dt"
 	"$dtc" -q -I dtb -O dts -o "$out.orig.dts" "$dtb"
 	awk -v node="$node" -v prop="$prop" '
-		$1 == node && $2 == "{" { inside = 1 }
+		$1 == node && $2 == "{" {
+			inside = 1
+			if (prop == "+status") { print; print "\t\tstatus = \"disabled\";"; removed++; next }
+		}
 		inside && $1 == prop && $2 == "=" { removed++; next }
 		inside && $1 == "};" { inside = 0 }
 		{ print }

@@ -216,8 +216,13 @@ void clockevents_switch_state(struct clock_event_device *dev,
 		return;
 	clockevent_set_state(dev, state);
 
-	/* The oneshot path divides by mult; a driver that left it 0 is buggy. */
-	if (state == CLOCK_EVT_STATE_ONESHOT && WARN_ON(!dev->mult))
+	/*
+	 * The oneshot path divides by mult; a driver that left it 0 is buggy.
+	 * A dummy is never programmed through it (the broadcast carries its
+	 * events), so it may have none.
+	 */
+	if (state == CLOCK_EVT_STATE_ONESHOT && !(dev->features & CLOCK_EVT_FEAT_DUMMY) &&
+	    WARN_ON(!dev->mult))
 		dev->mult = 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(clockevents_switch_state);
@@ -340,6 +345,9 @@ int clockevents_program_event(struct clock_event_device *dev, ktime_t expires,
 
 	if (WARN_ON_ONCE(ktime_to_ns(expires) < 0))
 		return -ETIME;
+	/* A dummy never fires: a oneshot broadcast device may carry its event. */
+	if (dev->features & CLOCK_EVT_FEAT_DUMMY)
+		return tick_broadcast_carry(dev, expires, force);
 
 	dev->next_event = expires;
 	switch (clockevent_get_state(dev)) {

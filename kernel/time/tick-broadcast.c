@@ -10,6 +10,12 @@
  * each CPU whose event is due with its device's broadcast() IPI.  A CPU
  * may also have a private per-CPU wakeup device that keeps running in
  * deep idle, in which case it needs no broadcast at all.
+ *
+ * A CPU whose tick device is a dummy (no usable local timer) is hosted by
+ * a oneshot broadcast device for good: it sits among the sleepers whenever
+ * it has an event, so it runs oneshot, NO_HZ and high resolution timers at
+ * the cost of one IPI per event.  Programming its dummy device lands in
+ * tick_broadcast_carry().
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -50,21 +56,71 @@ static __cacheline_aligned_in_smp DEFINE_RAW_SPINLOCK(tick_broadcast_lock);
  *		left idle yet; leaving idle must not re-arm their device
  * bc_overdue:	CPUs that left idle after their event was due; the next
  *		broadcast handler runs their event for them
+ * bc_hosted:	CPUs with a dummy tick device whose events bc_tick carries
+ *		for good; they never wake or sleep, they leave bc_sleepers
+ *		when their event is sent and come back when they re-arm
  * tick_oneshot_wakeup_device: per-CPU devices that keep running in deep
  *		idle, so that their CPU needs no broadcast
  */
 static cpumask_var_t bc_sleepers __cpumask_var_read_mostly;
 static cpumask_var_t bc_woken __cpumask_var_read_mostly;
 static cpumask_var_t bc_overdue __cpumask_var_read_mostly;
+static cpumask_var_t bc_hosted __cpumask_var_read_mostly;
 static DEFINE_PER_CPU(struct clock_event_device *, tick_oneshot_wakeup_device);
 
 static void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic);
 static void bc_forget_oneshot(int cpu);
+static bool bc_host_new_cpu(struct clock_event_device *dev, int cpu);
+
+static bool bc_hosting(void)
+{
+	return !cpumask_empty(bc_hosted);
+}
+
+/**
+ * tick_broadcast_can_host - whether a broadcast device can carry the events
+ *	of CPUs whose tick device is a dummy
+ * @bc:		the broadcast device, or NULL
+ *
+ * It must do oneshot, and it must not need a working local timer itself,
+ * as the hrtimer pseudo device does.
+ *
+ * Return: true when it can.
+ */
+VISIBLE_IF_KUNIT bool tick_broadcast_can_host(const struct clock_event_device *bc)
+{
+	const unsigned int unfit = CLOCK_EVT_FEAT_HRTIMER | CLOCK_EVT_FEAT_DUMMY |
+				   CLOCK_EVT_FEAT_PERCPU;
+
+	return bc && (bc->features & CLOCK_EVT_FEAT_ONESHOT) && !(bc->features & unfit);
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_can_host);
+
+/* While CPUs are hosted, a broadcast device that cannot host is refused. */
+static bool bc_refused_while_hosting(const struct clock_event_device *dev)
+{
+	return bc_hosting() && !tick_broadcast_can_host(dev);
+}
 #else
 /* Without oneshot ticks the broadcast never leaves periodic mode. */
 static inline void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic) { }
 
 static inline void bc_forget_oneshot(int cpu) { }
+
+static inline bool bc_host_new_cpu(struct clock_event_device *dev, int cpu)
+{
+	return false;
+}
+
+static inline bool bc_hosting(void)
+{
+	return false;
+}
+
+static inline bool bc_refused_while_hosting(const struct clock_event_device *dev)
+{
+	return false;
+}
 #endif
 
 /**
@@ -230,6 +286,9 @@ void tick_install_broadcast_device(struct clock_event_device *dev, int cpu)
 		if (!tick_broadcast_suitable(bc_tick.evtdev, dev,
 					     bc_tick.mode == TICKDEV_MODE_ONESHOT))
 			return;
+		/* The CPUs it hosts have no other way to get their events. */
+		if (bc_refused_while_hosting(dev))
+			return;
 		if (!try_module_get(dev->owner))
 			return;
 		old = bc_replace_device(dev);
@@ -345,6 +404,8 @@ int tick_device_uses_broadcast(struct clock_event_device *dev, int cpu)
 
 	dev->event_handler = tick_handle_periodic;
 	bc_ensure_broadcast_function(dev);
+	if (bc_host_new_cpu(dev, cpu))
+		return 1;
 	cpumask_set_cpu(cpu, tick_broadcast_mask);
 	bc_restart(bc_tick.evtdev);
 	return 1;
@@ -523,6 +584,7 @@ void tick_broadcast_offline(unsigned int cpu)
 	/* The oneshot broadcast keeps running for the other CPUs. */
 	bc_forget_oneshot(cpu);
 	cpumask_clear_cpu(cpu, bc_overdue);
+	cpumask_clear_cpu(cpu, bc_hosted);
 #endif
 	bc = bc_tick.evtdev;
 	if (bc && bc_tick.mode == TICKDEV_MODE_PERIODIC &&
@@ -568,7 +630,7 @@ void tick_resume_broadcast(void)
 	if (!bc)
 		return;
 	clockevents_tick_resume(bc);
-	if (cpumask_empty(tick_broadcast_mask))
+	if (cpumask_empty(tick_broadcast_mask) && !bc_hosting())
 		return;
 	if (bc_tick.mode == TICKDEV_MODE_ONESHOT)
 		/* The first CPU to sleep arms it again. */
@@ -678,22 +740,53 @@ VISIBLE_IF_KUNIT ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
 }
 EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_scan);
 
+/*
+ * The due CPUs in bc_scratch that are hosted get their event now and leave
+ * the sleepers until they re-arm.  One still coming up (not online yet)
+ * cannot take the IPI: it gets its event a tick later.  Returns the
+ * earliest event after @now, which may now be such a CPU's.
+ */
+static ktime_t bc_hand_out_hosted(ktime_t now, ktime_t next, int *next_cpu)
+{
+	struct clock_event_device *dev;
+	int cpu;
+
+	for_each_cpu_and(cpu, bc_scratch, bc_hosted) {
+		if (cpu_online(cpu)) {
+			cpumask_clear_cpu(cpu, bc_sleepers);
+			continue;
+		}
+		cpumask_clear_cpu(cpu, bc_scratch);
+		dev = per_cpu(tick_cpu_device, cpu).evtdev;
+		dev->next_event = ktime_add_ns(now, TICK_NSEC);
+		if (dev->next_event < next) {
+			next = dev->next_event;
+			*next_cpu = cpu;
+		}
+	}
+	return next;
+}
+
 /* Event handler of the broadcast device in oneshot mode. */
 static void tick_handle_oneshot_broadcast(struct clock_event_device *dev)
 {
 	int next_cpu = 0;
 	bool run_here;
-	ktime_t next;
+	ktime_t next, now;
 
 	scoped_guard(raw_spinlock, &tick_broadcast_lock) {
 		dev->next_event = KTIME_MAX;
-		next = tick_broadcast_scan(bc_sleepers, bc_cpu_expiry, ktime_get(),
+		now = ktime_get();
+		next = tick_broadcast_scan(bc_sleepers, bc_cpu_expiry, now,
 					   bc_scratch, &next_cpu);
+		if (bc_hosting())
+			next = bc_hand_out_hosted(now, next, &next_cpu);
 		/*
 		 * The woken CPUs must not re-arm their own device for an
 		 * event that is being delivered; this CPU gets it below.
 		 */
 		cpumask_or(bc_woken, bc_woken, bc_scratch);
+		cpumask_andnot(bc_woken, bc_woken, bc_hosted);
 		cpumask_clear_cpu(smp_processor_id(), bc_woken);
 
 		cpumask_or(bc_scratch, bc_scratch, bc_overdue);
@@ -915,6 +1008,9 @@ int __tick_broadcast_oneshot_control(enum tick_broadcast_state state)
 		return 0;
 
 	guard(raw_spinlock)(&tick_broadcast_lock);
+	/* Its events are on the broadcast device already, idle or not. */
+	if (cpumask_test_cpu(cpu, bc_hosted))
+		return 0;
 	bc = bc_tick.evtdev;
 	/* Nothing would wake this CPU: it must not sleep deeply. */
 	if (!bc)
@@ -977,6 +1073,164 @@ static void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic)
 		bc_arm_for(bc, cpu, first);
 }
 
+/* Whether @cpu's tick device is a dummy.  Context: tick_broadcast_lock. */
+static bool bc_cpu_has_dummy(int cpu)
+{
+	struct clock_event_device *dev = per_cpu(tick_cpu_device, cpu).evtdev;
+
+	return dev && !tick_device_is_functional(dev);
+}
+
+/*
+ * Host @cpu, whose tick device is a dummy: from now on programming that
+ * device arms the broadcast.  Its state is only bookkeeping (a dummy has
+ * no driver to call), so it may be set from another CPU.
+ * Context: tick_broadcast_lock held, oneshot broadcast.
+ */
+static void bc_host(int cpu)
+{
+	cpumask_set_cpu(cpu, bc_hosted);
+	cpumask_clear_cpu(cpu, tick_broadcast_mask);
+	clockevents_switch_state(per_cpu(tick_cpu_device, cpu).evtdev,
+				 CLOCK_EVT_STATE_ONESHOT);
+}
+
+/*
+ * The broadcast just went oneshot, or this CPU's tick did: host every CPU
+ * with a dummy device that waited for the periodic broadcast (the switch
+ * to oneshot made their next tick a sleeper's event) and this CPU if its
+ * device is a dummy.  Context: tick_broadcast_lock held.
+ */
+static void bc_host_dummies(void)
+{
+	int cpu;
+
+	for_each_cpu(cpu, tick_broadcast_mask)
+		if (bc_cpu_has_dummy(cpu))
+			bc_host(cpu);
+	if (bc_cpu_has_dummy(smp_processor_id()))
+		bc_host(smp_processor_id());
+}
+
+/*
+ * A CPU coming up with a dummy @dev while the broadcast runs oneshot and
+ * can host: hosted at once, its periodic tick starts a period from now.
+ * Returns false when the broadcast cannot take it.
+ * Context: tick_broadcast_lock held, on @cpu.
+ */
+static bool bc_host_new_cpu(struct clock_event_device *dev, int cpu)
+{
+	struct clock_event_device *bc = bc_tick.evtdev;
+
+	if (bc_tick.mode != TICKDEV_MODE_ONESHOT || !tick_broadcast_can_host(bc))
+		return false;
+	bc_forget_oneshot(cpu);
+	bc_host(cpu);
+	dev->next_event = ktime_add_ns(ktime_get(), TICK_NSEC);
+	cpumask_set_cpu(cpu, bc_sleepers);
+	if (dev->next_event < bc->next_event)
+		bc_arm_for(bc, cpu, dev->next_event);
+	return true;
+}
+
+/**
+ * tick_broadcast_can_host_now - whether the current broadcast device could
+ *	host this CPU's dummy tick device
+ *
+ * Return: true when it could.
+ */
+bool tick_broadcast_can_host_now(void)
+{
+	return tick_broadcast_can_host(READ_ONCE(bc_tick.evtdev));
+}
+
+/**
+ * tick_broadcast_carry_plan - what programming a hosted CPU's event takes
+ * @in:		the CPU's and the broadcast's state
+ * @todo:	set to BC_* steps for the caller to carry out
+ *
+ * Nothing pending: the CPU leaves the sleepers.  An event already past is
+ * refused unless forced, as a real device would refuse it; a forced one
+ * fires as soon as the broadcast device can.  Otherwise the CPU joins the
+ * sleepers, and the broadcast is armed when this event is its earliest.
+ * When the broadcast was armed for the CPU's previous event, which is now
+ * later or gone (the tick stopping in idle), it is aimed at the earliest
+ * sleeper instead: left alone it would fire for nobody.
+ *
+ * Return: 0, or -ETIME for a past event that is not forced.
+ */
+VISIBLE_IF_KUNIT int tick_broadcast_carry_plan(const struct bc_carry_state *in,
+					       unsigned int *todo)
+{
+	unsigned int reaim = 0;
+
+	*todo = 0;
+	if (in->prev == in->bc_next && in->bc_next != KTIME_MAX && in->expires > in->bc_next)
+		reaim = BC_REAIM;
+	if (in->expires == KTIME_MAX) {
+		*todo = BC_LEAVE | reaim;
+		return 0;
+	}
+	if (in->expires <= in->now && !in->force)
+		return -ETIME;
+	*todo = BC_JOIN | reaim;
+	if (in->expires < in->bc_next)
+		*todo |= BC_ARM;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_carry_plan);
+
+/**
+ * tick_broadcast_carry - program a dummy device: arm the broadcast for the
+ *	event of the hosted CPU it serves
+ * @dev:	this CPU's dummy tick device
+ * @expires:	the event, KTIME_MAX when nothing is pending
+ * @force:	fire as soon as possible when the event has passed
+ *
+ * A dummy device that is not a hosted CPU's tick device (there is no
+ * oneshot broadcast to carry it) only records the event.
+ *
+ * Context: interrupts disabled, on the CPU @dev serves.
+ * Return: 0, or -ETIME when the event has passed and @force is not set.
+ */
+int tick_broadcast_carry(struct clock_event_device *dev, ktime_t expires, bool force)
+{
+	struct bc_carry_state in = { .expires = expires, .force = force };
+	int cpu = smp_processor_id();
+	struct clock_event_device *bc;
+	unsigned int todo;
+	int ret;
+
+	guard(raw_spinlock_irqsave)(&tick_broadcast_lock);
+	in.prev = dev->next_event;
+	dev->next_event = expires;
+	bc = bc_tick.evtdev;
+	if (!cpumask_test_cpu(cpu, bc_hosted) || tick_this_cpu_device() != dev)
+		return 0;
+	in.now = ktime_get();
+	in.bc_next = bc->next_event;
+	ret = tick_broadcast_carry_plan(&in, &todo);
+	if (todo & BC_LEAVE)
+		cpumask_clear_cpu(cpu, bc_sleepers);
+	if (todo & BC_JOIN)
+		cpumask_set_cpu(cpu, bc_sleepers);
+	if (todo & BC_ARM)
+		bc_arm_for(bc, cpu, expires);
+	else if (todo & BC_REAIM)
+		bc_aim_at_sleepers(bc);
+	return ret;
+}
+
+/**
+ * tick_get_broadcast_hosted_mask - CPUs the broadcast hosts, for timer_list
+ *
+ * Return: the mask.
+ */
+struct cpumask *tick_get_broadcast_hosted_mask(void)
+{
+	return bc_hosted;
+}
+
 /**
  * tick_broadcast_switch_to_oneshot - run the broadcast in oneshot mode
  *
@@ -990,6 +1244,8 @@ void tick_broadcast_switch_to_oneshot(void)
 	was_periodic = bc_tick.mode == TICKDEV_MODE_PERIODIC;
 	bc_tick.mode = TICKDEV_MODE_ONESHOT;
 	bc_start_oneshot(bc_tick.evtdev, was_periodic);
+	if (tick_broadcast_can_host(bc_tick.evtdev))
+		bc_host_dummies();
 }
 
 #ifdef CONFIG_HOTPLUG_CPU
@@ -1075,5 +1331,6 @@ void __init tick_broadcast_init(void)
 	zalloc_cpumask_var(&bc_sleepers, GFP_NOWAIT);
 	zalloc_cpumask_var(&bc_woken, GFP_NOWAIT);
 	zalloc_cpumask_var(&bc_overdue, GFP_NOWAIT);
+	zalloc_cpumask_var(&bc_hosted, GFP_NOWAIT);
 #endif
 }

@@ -51,7 +51,7 @@ DEFINE_PER_CPU(struct tick_device, tick_cpu_device);
  * tick_is_oneshot_available - whether this CPU's tick may go oneshot
  *
  * A device that stops in deep idle only qualifies when a oneshot
- * broadcast device can cover for it.
+ * broadcast device can cover for it, a dummy when one can host it.
  *
  * Return: 1 when it may, else 0.
  */
@@ -60,6 +60,8 @@ int tick_is_oneshot_available(void)
 	struct clock_event_device *dev = tick_this_cpu_device();
 	unsigned int features = dev ? dev->features : 0;
 
+	if (dev && !tick_device_is_functional(dev))
+		return tick_broadcast_can_host_now();
 	if (!(features & CLOCK_EVT_FEAT_ONESHOT))
 		return 0;
 	return !(features & CLOCK_EVT_FEAT_C3STOP) || tick_broadcast_oneshot_available();

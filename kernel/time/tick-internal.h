@@ -149,7 +149,18 @@ extern int tick_broadcast_oneshot_active(void);
 extern void tick_check_oneshot_broadcast_this_cpu(void);
 bool tick_broadcast_oneshot_available(void);
 extern struct cpumask *tick_get_broadcast_oneshot_mask(void);
+bool tick_broadcast_can_host_now(void);
+int tick_broadcast_carry(struct clock_event_device *dev, ktime_t expires, bool force);
+struct cpumask *tick_get_broadcast_hosted_mask(void);
 #else /* !(BROADCAST && ONESHOT): */
+/* Without a oneshot broadcast a dummy device's events go nowhere. */
+static inline bool tick_broadcast_can_host_now(void) { return false; }
+static inline int tick_broadcast_carry(struct clock_event_device *dev, ktime_t expires,
+				       bool force)
+{
+	dev->next_event = expires;
+	return 0;
+}
 static inline void tick_broadcast_switch_to_oneshot(void) { }
 static inline int tick_broadcast_oneshot_active(void) { return 0; }
 static inline void tick_check_oneshot_broadcast_this_cpu(void) { }

@@ -30,6 +30,15 @@ struct bc_exit_state {
 	ktime_t now;
 };
 
+/* A hosted CPU's event, as programming its dummy device sees it. */
+struct bc_carry_state {
+	ktime_t expires;	/* the event; KTIME_MAX: nothing pending */
+	ktime_t prev;		/* the event it replaces */
+	ktime_t now;
+	ktime_t bc_next;	/* the broadcast device's next event */
+	bool force;		/* fire at once if @expires has passed */
+};
+
 /* Steps of entering and leaving deep idle, for the broadcast code to take. */
 #define BC_JOIN			0x01	/* join the sleepers */
 #define BC_STOP_LOCAL		0x02	/* stop the CPU's own device */
@@ -65,6 +74,8 @@ ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
 			    struct cpumask *due, int *next_cpu);
 int tick_broadcast_enter_plan(const struct bc_enter_state *in, unsigned int *todo);
 unsigned int tick_broadcast_exit_plan(const struct bc_exit_state *in);
+bool tick_broadcast_can_host(const struct clock_event_device *bc);
+int tick_broadcast_carry_plan(const struct bc_carry_state *in, unsigned int *todo);
 u64 tick_jiffies_due(ktime_t now, ktime_t next_period);
 ktime_t tick_period_after(ktime_t grid, ktime_t now);
 u64 tick_skew_offset(unsigned int cpu, unsigned int nr_cpus);

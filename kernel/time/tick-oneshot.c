@@ -14,6 +14,9 @@
 /* Nothing is pending: disarm @dev until the next expiry. */
 static void tick_park(struct clock_event_device *dev)
 {
+	/* A hosted CPU's event leaves the broadcast device as well. */
+	if (dev->features & CLOCK_EVT_FEAT_DUMMY)
+		tick_broadcast_carry(dev, KTIME_MAX, false);
 	dev->next_event = KTIME_MAX;
 	clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT_STOPPED);
 }
@@ -83,7 +86,8 @@ static const char *tick_oneshot_refusal(struct clock_event_device *dev)
 {
 	if (!dev)
 		return "no tick device";
-	if (!tick_device_is_functional(dev))
+	/* A dummy runs oneshot only through a broadcast device that hosts it. */
+	if (!tick_device_is_functional(dev) && !tick_broadcast_can_host_now())
 		return "is not functional";
 	if (!(dev->features & CLOCK_EVT_FEAT_ONESHOT))
 		return "does not support one-shot mode";

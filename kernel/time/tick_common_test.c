@@ -394,6 +394,67 @@ static void tick_broadcast_exit_steps(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, tick_broadcast_exit_plan(&exit_cases[i].in),
 				    exit_cases[i].todo, "%s", exit_cases[i].what);
 }
+
+/* Which broadcast devices can carry the events of CPUs with dummy devices. */
+static void tick_broadcast_host_choice(struct kunit *test)
+{
+	struct clock_event_device bc;
+
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_can_host(NULL));
+	/* HPET channel 0, the PIT, an SP804: global and oneshot. */
+	mock_dev(&bc, cpu_possible_mask, ONESHOT | PERIODIC, 50);
+	KUNIT_EXPECT_TRUE(test, tick_broadcast_can_host(&bc));
+	/* Periodic only: today's periodic broadcast stays. */
+	bc.features = PERIODIC;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_can_host(&bc));
+	/* The hrtimer pseudo device needs the local timer it would replace. */
+	bc.features = ONESHOT | CLOCK_EVT_FEAT_HRTIMER;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_can_host(&bc));
+	bc.features = ONESHOT | CLOCK_EVT_FEAT_DUMMY;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_can_host(&bc));
+	bc.features = ONESHOT | CLOCK_EVT_FEAT_PERCPU;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_can_host(&bc));
+}
+
+/* Programming a hosted CPU's dummy device: one row per situation. */
+static const struct {
+	const char *what;
+	struct bc_carry_state in;
+	unsigned int todo;
+	int ret;
+} carry_cases[] = {
+	{ "earlier than the broadcast's event", { .expires = 10, .now = 5, .bc_next = 20 },
+	  BC_JOIN | BC_ARM, 0 },
+	{ "later than the broadcast's event", { .expires = 30, .now = 5, .bc_next = 20 },
+	  BC_JOIN, 0 },
+	{ "the broadcast's own event", { .expires = 20, .now = 5, .bc_next = 20 }, BC_JOIN, 0 },
+	{ "broadcast idle", { .expires = 30, .now = 5, .bc_next = KTIME_MAX },
+	  BC_JOIN | BC_ARM, 0 },
+	{ "past, not forced", { .expires = 5, .now = 5, .bc_next = 20 }, 0, -ETIME },
+	{ "past, forced", { .expires = 4, .now = 5, .bc_next = 20, .force = true },
+	  BC_JOIN | BC_ARM, 0 },
+	{ "nothing pending", { .expires = KTIME_MAX, .now = 5, .bc_next = 20 }, BC_LEAVE, 0 },
+	{ "the broadcast's event moves later", { .expires = 30, .prev = 20, .now = 5,
+	  .bc_next = 20 }, BC_JOIN | BC_REAIM, 0 },
+	{ "the broadcast's event moves earlier", { .expires = 10, .prev = 20, .now = 5,
+	  .bc_next = 20 }, BC_JOIN | BC_ARM, 0 },
+	{ "the broadcast's event goes", { .expires = KTIME_MAX, .prev = 20, .now = 5,
+	  .bc_next = 20 }, BC_LEAVE | BC_REAIM, 0 },
+	{ "another CPU's event moves later", { .expires = 40, .prev = 30, .now = 5,
+	  .bc_next = 20 }, BC_JOIN, 0 },
+};
+
+static void tick_broadcast_carry_steps(struct kunit *test)
+{
+	unsigned int i, todo;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(carry_cases); i++) {
+		ret = tick_broadcast_carry_plan(&carry_cases[i].in, &todo);
+		KUNIT_EXPECT_EQ_MSG(test, ret, carry_cases[i].ret, "%s", carry_cases[i].what);
+		KUNIT_EXPECT_EQ_MSG(test, todo, carry_cases[i].todo, "%s", carry_cases[i].what);
+	}
+}
 #endif
 
 static struct kunit_case tick_common_test_cases[] = {
@@ -408,6 +469,8 @@ static struct kunit_case tick_common_test_cases[] = {
 	KUNIT_CASE(tick_broadcast_due),
 	KUNIT_CASE(tick_broadcast_enter_steps),
 	KUNIT_CASE(tick_broadcast_exit_steps),
+	KUNIT_CASE(tick_broadcast_host_choice),
+	KUNIT_CASE(tick_broadcast_carry_steps),
 #endif
 	{}
 };

@@ -217,6 +217,10 @@ static void tl_show_broadcast(struct seq_file *m)
 #ifdef CONFIG_TICK_ONESHOT
 	tl_out(m, "tick_broadcast_oneshot_mask: %*pb\n",
 	       cpumask_pr_args(tick_get_broadcast_oneshot_mask()));
+	/* Ours only, and only when there are any: 6.12 has no such CPUs. */
+	if (!cpumask_empty(tick_get_broadcast_hosted_mask()))
+		tl_out(m, "tick_broadcast_hosted_mask: %*pb\n",
+		       cpumask_pr_args(tick_get_broadcast_hosted_mask()));
 #endif
 	tl_out(m, "\n");
 #endif
