@@ -76,13 +76,22 @@ bench_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0 || a == "nan" || b == "nan") print "n/a"; else printf "%.2f", a / b }'
 }
 
+# The rows of harness/bench to run: TH_BENCH_ONLY=ERE keeps those whose
+# "metric entry" it matches.
+bench_rows() {
+	table "$H/bench" | while read -r metric entry rest; do
+		[[ "$metric $entry" =~ ${TH_BENCH_ONLY:-.} ]] && echo "$metric $entry $rest"
+	done
+	return 0
+}
+
 bench_main() {
 	local metric entry mode idle round flavour log builds b key
 	local -A sum cnt
 	deps_install
 	tree_prepare
 	initramfs_all all
-	builds=$(table "$H/bench" | awk '{ print $2 }' | sort -u |
+	builds=$(bench_rows | awk '{ print $2 }' | sort -u |
 		while read -r e; do entry_field "$e" build; done | sort -u)
 	for b in $builds; do
 		build_kernel "$b" upstream
@@ -92,14 +101,12 @@ bench_main() {
 	mkdir -p "$B/bench/logs"
 	for round in $(seq "$BENCH_ROUNDS"); do
 		while read -r metric entry mode idle extra; do
-			# TH_BENCH_ONLY=ERE: only the rows "metric entry" it matches.
-			[[ "$metric $entry" =~ ${TH_BENCH_ONLY:-.} ]] || continue
 			for flavour in $(bench_order "$round"); do
 				say "bench round $round: $metric $entry $flavour"
 				log=$(bench_boot "$entry" "$flavour" "$mode" "$idle" "$round" "$extra")
 				bench_record "$metric" "$entry" "$flavour" "$log"
 			done
-		done < <(table "$H/bench")
+		done < <(bench_rows)
 	done
 	bench_table
 }
