@@ -198,6 +198,11 @@ userspace_busybox() {
 	esac
 }
 
+# The selftests the tiers of harness/guest/selftests run, by name.
+tier_tests() {
+	table "$H/guest/selftests" | awk '$2 !~ /^@/ { print $2 }' | sort -u
+}
+
 # kselftest_install FLAV CC ROOT: the timer selftests, upstream's and ours,
 # installed into ROOT/kselftest as `make -C tools/testing/selftests
 # TARGETS=timers install` does for KernelCI: run_kselftest.sh, its runner,
@@ -211,6 +216,18 @@ kselftest_install() {
 		CC="$cc" USERCFLAGS="-static -Wl,--allow-multiple-definition" \
 		INSTALL_PATH="$root/kselftest" install >"$log" 2>&1 ||
 		die "cannot build the timer selftests for $flav, see $log"
+	# Upstream's destructive tests that no tier runs (they set the clock,
+	# suspend, switch clocksources) stay out of the image, and the rest
+	# lose their symbols: a smaller image unpacks faster, and the boot up
+	# to /init is what x86-deepidle-pit bounds IRQ 0 over.
+	for name in "$root"/kselftest/timers/*; do
+		[ -x "$name" ] || continue
+		if tier_tests | grep -qx "$(basename "$name")"; then
+			"${cc%gcc}strip" "$name"
+		else
+			rm -f "$name"
+		fi
+	done
 	# The runner calls /usr/bin/timeout --foreground, which busybox's
 	# timeout does not take; without a timeout there, a test never ends.
 	# shellcheck disable=SC2016

@@ -1269,8 +1269,15 @@ irqreturn_t hpet_rtc_interrupt(int irq, void *dev_id)
 	unsigned long raised;
 	unsigned int lost;
 
-	if (!hpet_rtc.enabled)
+	/*
+	 * rtc-cmos starts the channel at probe with nothing enabled; the first
+	 * interrupt stops it.  Late or not, nobody was waiting for it, so
+	 * nothing was lost (6.12 warns when that interrupt comes late).
+	 */
+	if (!hpet_rtc.enabled) {
 		hpet_rtc_channel_off();
+		return IRQ_HANDLED;
+	}
 	/* Past the counter, checked after the write: a match behind it waits a wrap. */
 	lost = hpet_rtc_advance(&hpet_rtc.cmp, hpet_rtc_step(), hpet_readl(HPET_COUNTER));
 	hpet_writel(hpet_rtc.cmp, HPET_T1_CMP);
