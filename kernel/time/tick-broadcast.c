@@ -771,7 +771,7 @@ static ktime_t bc_hand_out_hosted(ktime_t now, ktime_t next, int *next_cpu)
 static void tick_handle_oneshot_broadcast(struct clock_event_device *dev)
 {
 	int next_cpu = 0;
-	bool run_here;
+	bool run_here, hosting;
 	ktime_t next, now;
 
 	scoped_guard(raw_spinlock, &tick_broadcast_lock) {
@@ -779,14 +779,17 @@ static void tick_handle_oneshot_broadcast(struct clock_event_device *dev)
 		now = ktime_get();
 		next = tick_broadcast_scan(bc_sleepers, bc_cpu_expiry, now,
 					   bc_scratch, &next_cpu);
-		if (bc_hosting())
+		hosting = bc_hosting();
+		if (hosting)
 			next = bc_hand_out_hosted(now, next, &next_cpu);
 		/*
 		 * The woken CPUs must not re-arm their own device for an
 		 * event that is being delivered; this CPU gets it below.
+		 * Hosted CPUs never wake, so they are never marked.
 		 */
 		cpumask_or(bc_woken, bc_woken, bc_scratch);
-		cpumask_andnot(bc_woken, bc_woken, bc_hosted);
+		if (hosting)
+			cpumask_andnot(bc_woken, bc_woken, bc_hosted);
 		cpumask_clear_cpu(smp_processor_id(), bc_woken);
 
 		cpumask_or(bc_scratch, bc_scratch, bc_overdue);

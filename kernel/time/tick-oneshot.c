@@ -17,7 +17,8 @@ static void tick_park(struct clock_event_device *dev)
 	/* A hosted CPU's event leaves the broadcast device as well. */
 	if (dev->features & CLOCK_EVT_FEAT_DUMMY)
 		tick_broadcast_carry(dev, KTIME_MAX, false);
-	dev->next_event = KTIME_MAX;
+	else
+		dev->next_event = KTIME_MAX;
 	clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT_STOPPED);
 }
 
