@@ -77,7 +77,7 @@ bench_boot() {
 }
 
 # Why a bench boot does not count (nothing when it ended cleanly: no
-# kernel splat, tick-assert passed, the guest finished).
+# kernel splat, tick-assert passed, the guest finished with its KTAP whole).
 bench_unclean() {
 	local log=$1
 	if [ ! -s "$log" ]; then
@@ -88,6 +88,8 @@ bench_unclean() {
 		echo "tick-assert did not pass: $(log_clean "$log" | grep -m 1 '^    not ok')"
 	elif ! log_clean "$log" | grep -q '^TH-DONE'; then
 		echo "the guest did not finish"
+	else
+		log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' | guest_plan_check | head -n 1
 	fi
 }
 

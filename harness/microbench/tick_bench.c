@@ -66,10 +66,15 @@ static void tb_program_event(void)
 	clockevents_program_event(&tb_dev, ktime_add_ns(ktime_get(), NSEC_PER_MSEC), false);
 }
 
+/*
+ * The exit follows even a refused entry.  cpuidle skips it then, as the
+ * CPU is about to take the broadcast IPI in idle, where irq_enter() restarts
+ * its device; this work runs outside idle, where nothing would.
+ */
 static void tb_broadcast_pair(void)
 {
-	if (!tick_broadcast_enter())
-		tick_broadcast_exit();
+	tick_broadcast_enter();
+	tick_broadcast_exit();
 }
 
 /* Median cycles per call of @fn over TB_RUNS runs, interrupts off in each. */
