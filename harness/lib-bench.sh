@@ -368,7 +368,7 @@ bench_plot() {
 		set xrange [0.5:$(($(wc -l <"$B/bench/plot.dat") + 1)) - 0.5]
 		set grid y
 		set xtics rotate by -45 font ",7"
-		set key top left
+		set key outside top center horizontal
 		plot "$B/bench/plot.dat" using (\$1 - 0.15):3:4:5:xtic(2) with yerrorbars title "upstream", \
 		     "" using (\$1 + 0.15):6:7:8 with yerrorbars title "ours"
 	GP
