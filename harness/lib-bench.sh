@@ -40,6 +40,7 @@ bench_probe_build() {
 		# A new inode: the tree's Makefile may be a link to the base's.
 		{ cat "$mk"; echo 'obj-y += tick_bench.o'; } >"$mk.new"
 		mv -f "$mk.new" "$mk"
+		# shellcheck disable=SC2030,SC2034 # tree_of reads them in build_kernel
 		( B=$BENCH_PROBE UPSTREAM=$BENCH_PROBE/src/upstream OURS=$BENCH_PROBE/src/ours
 		  export CCACHE_BASEDIR=$BENCH_PROBE
 		  build_kernel "$build" "$flavour" )
@@ -66,7 +67,8 @@ bench_boot() {
 	cmdline=$(entry_field "$entry" cmdline); [ "$cmdline" = - ] && cmdline=""
 	expect=$(expect_for "$flavour" "$(entry_field "$entry" expect)" |
 		tr ';' '\n' | grep -v '^sleep=' | paste -sd ';')
-	expect="$expect;$BENCH_SLEEPS"
+	# The probe's row reports cycles only: its boots skip the sleepers.
+	[ "$metric" = microbench ] || expect="$expect;$BENCH_SLEEPS"
 	obj=$(bench_obj "$metric" "$entry" "$flavour")
 	log=$B/bench/logs/$flavour-$metric-$entry-$round.log
 	append="console=$(board_console "$board") panic=-1 ${cmdline//,/ }"
@@ -79,11 +81,11 @@ bench_boot() {
 # Why a bench boot does not count (nothing when it ended cleanly: no
 # kernel splat, tick-assert passed, the guest finished with its KTAP whole).
 bench_unclean() {
-	local log=$1
+	local log=$1 splat
 	if [ ! -s "$log" ]; then
 		echo "no console output"
-	elif [ -n "$(log_splats "$log")" ]; then
-		echo "kernel splat: $(log_splats "$log" | head -n 1)"
+	elif splat=$(log_splats "$log" | head -n 1) && [ -n "$splat" ]; then
+		echo "kernel splat: $splat"
 	elif ! log_clean "$log" | grep -q '^ok 1 tick-assert'; then
 		echo "tick-assert did not pass: $(log_clean "$log" | grep -m 1 '^    not ok')"
 	elif ! log_clean "$log" | grep -q '^TH-DONE'; then
@@ -161,19 +163,22 @@ bench_rows() {
 	return 0
 }
 
+# bench_builds ERE: the builds of the rows whose metric ERE matches.
+bench_builds() {
+	bench_rows | awk -v m="$1" '$1 ~ m { print $2 }' | sort -u |
+		while read -r e; do entry_field "$e" build; done | sort -u
+}
+
 bench_main() {
-	local metric entry mode idle round flavour log builds b
+	local metric entry mode idle round flavour log b
 	deps_install
 	tree_prepare
 	initramfs_all all
-	builds=$(bench_rows | awk '{ print $2 }' | sort -u |
-		while read -r e; do entry_field "$e" build; done | sort -u)
-	for b in $builds $(printf '%s\n' $BENCH_TEXT_BUILDS | cut -d: -f2); do
+	for b in $(bench_builds .) $(printf '%s\n' $BENCH_TEXT_BUILDS | cut -d: -f2); do
 		build_kernel "$b" upstream
 		build_kernel "$b" ours
 	done
-	for b in $(bench_rows | awk '$1 == "microbench" { print $2 }' |
-		while read -r e; do entry_field "$e" build; done | sort -u); do
+	for b in $(bench_builds '^microbench$'); do
 		bench_probe_build "$b"
 	done
 	rm -rf "$B/bench"
@@ -263,7 +268,7 @@ bench_table() {
 	fmt='%-15s %-18s %-22s %28s %28s %6s\n'
 	printf "$fmt" metric entry figure "upstream median [min..max] n" \
 		"ours median [min..max] n" ratio
-	awk '{ print $1, $2, $3 }' "$B/bench/stats" | sort -u | sort -s -k1,1 -k2,2 |
+	awk '{ print $1, $2, $3 }' "$B/bench/stats" | sort -u |
 	while read -r metric entry key; do
 		up=$(bench_cell "$metric" "$key" "$entry" upstream)
 		ours=$(bench_cell "$metric" "$key" "$entry" ours)
