@@ -134,6 +134,13 @@ bench_overshoot() {
 		END { for (us in n) printf "sleep-%dus-median-us %.1f\nsleep-%dus-p99-us %.1f\n", us, m[us] / n[us], us, p[us] / n[us] }'
 }
 
+# The nohz-full selftest's rate on its busy nohz_full CPU.
+bench_busy_rate() {
+	log_clean "$1" |
+		sed -n 's/.*# busy-alone: CPU [0-9]*: \([0-9.]*\) timer interrupts\/s.*/busy-irq-per-s \1/p' |
+		tail -n 1
+}
+
 # The probe's lines: cycles per call of each operation it times.
 bench_probe() {
 	log_clean "$1" | sed -n 's/.*tick-bench: \([a-z-]*\) \([0-9]*\) cycles\/call.*/\1-cycles \2/p'
@@ -144,6 +151,7 @@ bench_figures() {
 	case "$1" in
 	cyclictest) bench_latency "$2"; bench_overshoot "$2" ;;
 	microbench) bench_probe "$2" ;;
+	busy-tick) bench_busy_rate "$2"; bench_overshoot "$2" ;;
 	*) bench_rate "$2"; bench_overshoot "$2" ;;
 	esac
 }

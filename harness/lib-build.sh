@@ -110,19 +110,32 @@ kconfig_defines() {
 	grep -rqsx --include='Kconfig*' "[[:space:]]*\(menu\)\{0,1\}config ${2#CONFIG_}" "$1"
 }
 
+# The symbol a fragment line sets, or nothing for a comment.
+config_line_symbol() {
+	case "$1" in
+	CONFIG_*=*) echo "${1%%=*}" ;;
+	"# CONFIG_"*" is not set") set -- "${1#"# "}"; echo "${1%% *}" ;;
+	esac
+}
+
 # config_verify SRC OBJ FRAGMENT...: every fragment line made it into the
-# .config.  A symbol that only our series defines is let off in an
-# upstream tree (make bench builds upstream with the same fragments).
+# .config; where fragments disagree, the last one (merge_config's winner).
+# A symbol that only our series defines is let off in an upstream tree
+# (make bench builds upstream with the same fragments).
 config_verify() {
-	local src=$1 obj=$2 frag line sym bad=""
+	local src=$1 obj=$2 frag line sym bad="" seen=" " rev=""
 	shift 2
 	for frag in "$@"; do
+		rev="$frag $rev"
+	done
+	for frag in $rev; do
 		while IFS= read -r line; do
-			case "$line" in
-			CONFIG_*=*) sym=${line%%=*} ;;
-			"# CONFIG_"*" is not set") sym=${line#"# "}; sym=${sym%% *} ;;
-			*) continue ;;
+			sym=$(config_line_symbol "$line")
+			[ -n "$sym" ] || continue
+			case "$seen" in
+			*" $sym "*) continue ;;
 			esac
+			seen="$seen$sym "
 			if ! grep -qxF "$line" "$obj/.config"; then
 				# "is not set" is also met by a symbol that does not exist.
 				case "$line" in

@@ -21,6 +21,12 @@
  *   rate=relay:N    the same, except that the busiest CPU (the one taking
  *                   the broadcast interrupt, which sends every other CPU its
  *                   events by IPI) may take the other CPUs' rates on top
+ *   rate=keeper:N   nohz_full: the busiest CPU keeps time for the nohz_full
+ *                   CPUs, so its tick never stops: HZ/s within 5 % (HZ from
+ *                   CLOCK_MONOTONIC_COARSE's resolution; N more for its
+ *                   other timers), and it is not a nohz_full CPU; every
+ *                   other CPU as idle:N
+ *   nohzfull=LIST   /sys/devices/system/cpu/nohz_full reads LIST
  *   idle=S          length of the idle interval in seconds (default 10)
  *   cs=NAME:N       N clocksources named NAME are registered (a driver that
  *                   gave up on a node left none of it behind)
@@ -808,10 +814,59 @@ static void check_tick_grid(const char *spec)
 	}
 }
 
+/* CPUs listed in the cpulist @list ("2-3", "1,3"; "" or "(null)" for none). */
+static int cpulist_has(const char *list, int cpu)
+{
+	const char *p = list;
+
+	while (*p >= '0' && *p <= '9') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (cpu >= lo && cpu <= hi)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* /sys/devices/system/cpu/nohz_full, newline stripped; "" if absent. */
+static void read_nohz_full(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/nohz_full", "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* The timekeeper of nohz_full CPUs: a housekeeping CPU that ticks at HZ. */
+static void check_keeper_rate(int cpu, double rate, double dt, double extra)
+{
+	struct timespec res;
+	char full[128];
+	double hz = 0;
+
+	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && res.tv_nsec)
+		hz = 1e9 / res.tv_nsec;
+	read_nohz_full(full, sizeof(full));
+	/* Its other timers' interrupts, as an idle CPU's, may come on top. */
+	result(rate >= hz * 0.95 && rate <= hz * 1.05 + extra,
+	       "cpu%d (timekeeper) tick rate %.1f/s over %.1f s, expected %.0f/s (-5 %%, +5 %% + %.0f)",
+	       cpu, rate, dt, hz, extra);
+	result(!cpulist_has(full, cpu), "timekeeper cpu%d is not in nohz_full '%s'", cpu, full);
+}
+
 static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 {
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
-	int periodic, cpu, relay = 0, relay_cpu = -1;
+	int periodic, cpu, relay = 0, keeper = 0, relay_cpu = -1;
 	struct timespec ts = { .tv_sec = idle_s };
 	double t0, dt, want, rates[MAX_CPUS], relayed = 0;
 	char line[512];
@@ -825,8 +880,10 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 		periodic = 0;
 	else if (!strncmp(spec, "relay:", 6))
 		periodic = 0, relay = 1;
+	else if (!strncmp(spec, "keeper:", 7))
+		periodic = 0, keeper = 1;
 	else {
-		result(0, "rate spec '%s' is not hz:N, idle:N or relay:N", spec);
+		result(0, "rate spec '%s' is not hz:N, idle:N, relay:N or keeper:N", spec);
 		return;
 	}
 	want = spec ? atof(strchr(spec, ':') + 1) : 0;
@@ -872,6 +929,10 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 				cpu, rate);
 		if (periodic < 0)
 			continue;
+		if (keeper && cpu == relay_cpu) {
+			check_keeper_rate(cpu, rate, dt, want);
+			continue;
+		}
 		if (periodic)
 			ok = rate >= want * 0.95 && rate <= want * 1.05;
 		else
@@ -994,6 +1055,7 @@ int main(int argc, char **argv)
 	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
 	const char *rate = NULL, *cs = NULL, *logs[8], *irqinit = NULL, *sleep[4];
 	const char *tickgrid = NULL, *clockagree = NULL, *bcmode = NULL, *errok[8];
+	const char *nohzfull = NULL;
 	int dummy = -1;
 	int nr_errok = 0;
 	struct idle_probe probe = { 0 };
@@ -1050,6 +1112,8 @@ int main(int argc, char **argv)
 			tickgrid = val;
 		else if (!strcmp(argv[i], "bcmask"))
 			bcmask = atoi(val);
+		else if (!strcmp(argv[i], "nohzfull"))
+			nohzfull = val;
 		else if (!strcmp(argv[i], "hosted"))
 			hosted = atoi(val);
 		else if (!strcmp(argv[i], "log") && nr_logs < 8)
@@ -1139,6 +1203,12 @@ int main(int argc, char **argv)
 		       (long)tres.tv_nsec, res);
 	}
 
+	if (nohzfull) {
+		char full[128];
+
+		read_nohz_full(full, sizeof(full));
+		result(!strcmp(full, nohzfull), "nohz_full CPUs '%s', expected '%s'", full, nohzfull);
+	}
 	if (hosted >= 0)
 		check_hosted(hosted);
 	if (cs)

@@ -5,9 +5,8 @@
  * whose timer stops in deep idle, and NO_HZ, the tick that stops while a
  * CPU idles (kernel/time/tick-*.c).
  *
- * Full dynticks (NO_HZ_FULL, a tick that stops while a CPU runs a task)
- * is not implemented by this tick layer: Kconfig keeps it off, and its
- * interface below is only the set of empty stubs its callers build with.
+ * Full dynticks (NO_HZ_FULL): on the CPUs of nohz_full= the tick also
+ * stops while one task runs, unless a tick dependency (below) keeps it.
  */
 #ifndef _LINUX_TICK_H
 #define _LINUX_TICK_H
@@ -125,7 +124,7 @@ static inline void tick_broadcast_exit(void)
 	tick_broadcast_oneshot_control(TICK_BROADCAST_EXIT);
 }
 
-/* Why a full dynticks CPU would need its tick (see the note at the top). */
+/* Why a full dynticks CPU keeps its tick while it runs a task. */
 enum tick_dep_bits {
 	TICK_DEP_BIT_POSIX_TIMER	= 0,
 	TICK_DEP_BIT_PERF_EVENTS	= 1,
@@ -189,9 +188,122 @@ static inline u64 get_cpu_idle_time_us(int cpu, u64 *unused) { return -1; }
 static inline u64 get_cpu_iowait_time_us(int cpu, u64 *unused) { return -1; }
 #endif
 
-/* Full dynticks: stubs only (see the note at the top). */
+/* Full dynticks: the CPUs of nohz_full= and their tick dependencies */
 extern cpumask_var_t tick_nohz_full_mask;
 
+#ifdef CONFIG_NO_HZ_FULL
+extern bool tick_nohz_full_running;
+
+static inline bool tick_nohz_full_enabled(void)
+{
+	return context_tracking_enabled() && tick_nohz_full_running;
+}
+
+/*
+ * A macro, so that @_cpu (often smp_processor_id()) is only evaluated once
+ * full dynticks is known to run: preemptible callers then stay legal.
+ */
+#define tick_nohz_full_cpu(_cpu) ({					\
+	bool __full = false;						\
+	if (tick_nohz_full_enabled())					\
+		__full = cpumask_test_cpu((_cpu), tick_nohz_full_mask);	\
+	__full;								\
+})
+
+static inline void tick_nohz_full_add_cpus_to(struct cpumask *mask)
+{
+	if (tick_nohz_full_enabled())
+		cpumask_or(mask, mask, tick_nohz_full_mask);
+}
+
+extern void tick_nohz_dep_set(enum tick_dep_bits bit);
+extern void tick_nohz_dep_clear(enum tick_dep_bits bit);
+extern void tick_nohz_dep_set_cpu(int cpu, enum tick_dep_bits bit);
+extern void tick_nohz_dep_clear_cpu(int cpu, enum tick_dep_bits bit);
+extern void tick_nohz_dep_set_task(struct task_struct *tsk,
+				   enum tick_dep_bits bit);
+extern void tick_nohz_dep_clear_task(struct task_struct *tsk,
+				     enum tick_dep_bits bit);
+extern void tick_nohz_dep_set_signal(struct task_struct *tsk,
+				     enum tick_dep_bits bit);
+extern void tick_nohz_dep_clear_signal(struct signal_struct *signal,
+				       enum tick_dep_bits bit);
+extern bool tick_nohz_cpu_hotpluggable(unsigned int cpu);
+extern void tick_nohz_full_kick_cpu(int cpu);
+extern void __tick_nohz_task_switch(void);
+extern void __init tick_nohz_full_setup(cpumask_var_t cpumask);
+
+/* The tick_dep_*() forms cost one static branch while nohz_full= is unused. */
+static inline void tick_dep_set(enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_enabled())
+		tick_nohz_dep_set(bit);
+}
+
+static inline void tick_dep_clear(enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_enabled())
+		tick_nohz_dep_clear(bit);
+}
+
+static inline void tick_dep_set_cpu(int cpu, enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_cpu(cpu))
+		tick_nohz_dep_set_cpu(cpu, bit);
+}
+
+static inline void tick_dep_clear_cpu(int cpu, enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_cpu(cpu))
+		tick_nohz_dep_clear_cpu(cpu, bit);
+}
+
+static inline void tick_dep_set_task(struct task_struct *tsk,
+				     enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_enabled())
+		tick_nohz_dep_set_task(tsk, bit);
+}
+
+static inline void tick_dep_clear_task(struct task_struct *tsk,
+				       enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_enabled())
+		tick_nohz_dep_clear_task(tsk, bit);
+}
+
+static inline void tick_dep_init_task(struct task_struct *tsk)
+{
+	atomic_set(&tsk->tick_dep_mask, 0);
+}
+
+static inline void tick_dep_set_signal(struct task_struct *tsk,
+				       enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_enabled())
+		tick_nohz_dep_set_signal(tsk, bit);
+}
+
+static inline void tick_dep_clear_signal(struct signal_struct *signal,
+					 enum tick_dep_bits bit)
+{
+	if (tick_nohz_full_enabled())
+		tick_nohz_dep_clear_signal(signal, bit);
+}
+
+static inline void tick_nohz_task_switch(void)
+{
+	if (tick_nohz_full_enabled())
+		__tick_nohz_task_switch();
+}
+
+/* On the way to user space, where RCU will not see this CPU. */
+static inline void tick_nohz_user_enter_prepare(void)
+{
+	if (tick_nohz_full_cpu(smp_processor_id()))
+		rcu_nocb_flush_deferred_wakeup();
+}
+#else /* !CONFIG_NO_HZ_FULL */
 static inline bool tick_nohz_full_enabled(void) { return false; }
 static inline bool tick_nohz_full_cpu(int cpu) { return false; }
 static inline void tick_nohz_full_add_cpus_to(struct cpumask *mask) { }
@@ -219,5 +331,6 @@ static inline void __tick_nohz_task_switch(void) { }
 static inline void tick_nohz_full_setup(cpumask_var_t cpumask) { }
 static inline void tick_nohz_task_switch(void) { }
 static inline void tick_nohz_user_enter_prepare(void) { }
+#endif /* !CONFIG_NO_HZ_FULL */
 
 #endif /* _LINUX_TICK_H */

@@ -82,6 +82,13 @@ u64 tick_skew_offset(unsigned int cpu, unsigned int nr_cpus);
 ktime_t tick_idle_sum_at(ktime_t sum, bool open, ktime_t since, ktime_t now);
 u64 tick_nohz_pick_deadline(const struct tick_idle_view *v);
 bool tick_duty_after_stop(int *owner, int cpu, bool was_last);
+#ifdef CONFIG_NO_HZ_FULL
+unsigned int tick_dep_reason(unsigned int global, unsigned int cpu,
+			     unsigned int task, unsigned int signal);
+bool tick_duty_pinned(bool full_running, int owner, int cpu);
+bool tick_nohz_full_boot_trim(struct cpumask *full, unsigned int boot_cpu,
+			      bool suspend_on_boot);
+#endif
 #endif
 
 #endif /* _KERNEL_TIME_TICK_KUNIT_H */

@@ -24,6 +24,7 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/loadavg.h>
 #include <linux/sched/nohz.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/stat.h>
 #include <linux/string_choices.h>
 #include <kunit/visibility.h>
@@ -788,12 +789,380 @@ static bool tick_nohz_softirq_pending(void)
 	return true;
 }
 
+#ifdef CONFIG_NO_HZ_FULL
+/*
+ * Full dynticks.  A CPU of nohz_full= whose tick runs re-decides at the end
+ * of every interrupt (tick_nohz_irq_exit()): with no tick dependency set it
+ * stops the tick until its next timer, as an idle CPU would, else it keeps
+ * or restarts it.  Whoever sets a dependency that a CPU had none of kicks
+ * that CPU with an irq_work self-IPI, whose interrupt exit re-decides.
+ * Timekeeping stays on a housekeeping CPU, whose tick never stops.
+ */
+
+/* Set once, at boot, by the housekeeping code (nohz_full=). */
+bool tick_nohz_full_running;
+EXPORT_SYMBOL_GPL(tick_nohz_full_running);
+cpumask_var_t tick_nohz_full_mask;
+EXPORT_SYMBOL_GPL(tick_nohz_full_mask);
+
+/* Dependencies that keep the tick of every nohz_full CPU. */
+static atomic_t tick_dep_global = ATOMIC_INIT(0);
+
+/**
+ * tick_dep_reason - why a CPU running a task must keep its tick
+ * @global:	dependencies of all CPUs
+ * @cpu:	dependencies of this CPU
+ * @task:	dependencies of the task it runs
+ * @signal:	dependencies of that task's thread group
+ *
+ * Return: the lowest TICK_DEP_MASK_* bit of the first mask, in the order
+ * above, that has one; TICK_DEP_MASK_NONE when the tick may stop.
+ */
+VISIBLE_IF_KUNIT unsigned int tick_dep_reason(unsigned int global, unsigned int cpu,
+					      unsigned int task, unsigned int signal)
+{
+	unsigned int deps = global ?: cpu ?: task ?: signal;
+
+	return deps & -deps;
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_dep_reason);
+
+/**
+ * tick_duty_pinned - whether a CPU must keep the timekeeping duty
+ * @full_running:	nohz_full= CPUs exist
+ * @owner:		tick_do_timer_cpu
+ * @cpu:		the CPU
+ *
+ * nohz_full CPUs never advance jiffies, so the housekeeping CPU that keeps
+ * time for them keeps its tick in idle and may not go offline.
+ *
+ * Return: true when @cpu holds the duty for nohz_full CPUs.
+ */
+VISIBLE_IF_KUNIT bool tick_duty_pinned(bool full_running, int owner, int cpu)
+{
+	return full_running && owner == cpu;
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_duty_pinned);
+
+/**
+ * tick_nohz_full_boot_trim - take the boot CPU out of nohz_full= if it must
+ * @full:		the nohz_full CPUs; updated
+ * @boot_cpu:		the boot CPU
+ * @suspend_on_boot:	suspend offlines every CPU but the boot CPU, which
+ *			must then be able to keep time
+ *
+ * Return: true when @boot_cpu was removed from @full.
+ */
+VISIBLE_IF_KUNIT bool tick_nohz_full_boot_trim(struct cpumask *full, unsigned int boot_cpu,
+					       bool suspend_on_boot)
+{
+	return suspend_on_boot && cpumask_test_and_clear_cpu(boot_cpu, full);
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_nohz_full_boot_trim);
+
+/*
+ * Add @bit to a dependency mask.  Return: true when the mask had none, so
+ * that the CPUs it concerns may run with their tick stopped and must be
+ * kicked.  Fully ordered: see tick_nohz_kick_task().
+ */
+static bool tick_dep_add(atomic_t *deps, enum tick_dep_bits bit)
+{
+	return !atomic_fetch_or(BIT(bit), deps);
+}
+
+/* Clearing kicks nobody: the ticks stop at their next evaluation. */
+static void tick_dep_drop(atomic_t *deps, enum tick_dep_bits bit)
+{
+	atomic_andnot(BIT(bit), deps);
+}
+
+/* Empty: the kick's work is done by the interrupt exit that follows it. */
+static void tick_nohz_full_kicked(struct irq_work *work)
+{
+}
+
+static DEFINE_PER_CPU(struct irq_work, tick_nohz_full_kick) =
+	IRQ_WORK_INIT_HARD(tick_nohz_full_kicked);
+
+/* NMI-safe: perf sets a dependency of its own CPU from NMI. */
+static void tick_nohz_full_kick_self(void)
+{
+	if (tick_nohz_full_cpu(smp_processor_id()))
+		irq_work_queue(this_cpu_ptr(&tick_nohz_full_kick));
+}
+
+/**
+ * tick_nohz_full_kick_cpu - make a nohz_full CPU re-decide about its tick
+ * @cpu:	the CPU; nothing happens unless it is a nohz_full CPU
+ *
+ * Context: any but NMI; @cpu online.
+ */
+void tick_nohz_full_kick_cpu(int cpu)
+{
+	if (tick_nohz_full_cpu(cpu))
+		irq_work_queue_on(&per_cpu(tick_nohz_full_kick, cpu), cpu);
+}
+
+static void tick_nohz_full_kick_online(void)
+{
+	int cpu;
+
+	preempt_disable();
+	for_each_cpu_and(cpu, tick_nohz_full_mask, cpu_online_mask)
+		tick_nohz_full_kick_cpu(cpu);
+	preempt_enable();
+}
+
+/*
+ * A task that is not queued evaluates its dependencies when it is switched
+ * in (__tick_nohz_task_switch()); the scheduler orders that read after
+ * on_rq is set, and the fully ordered setting of the bit before this read
+ * of on_rq, so one of the two sees the other.
+ */
+static void tick_nohz_kick_task(struct task_struct *tsk)
+{
+	int cpu;
+
+	if (!sched_task_on_rq(tsk))
+		return;
+	preempt_disable();
+	cpu = task_cpu(tsk);
+	if (cpu_online(cpu))
+		tick_nohz_full_kick_cpu(cpu);
+	preempt_enable();
+}
+
+/**
+ * tick_nohz_dep_set - keep the tick of every nohz_full CPU
+ * @bit:	the reason
+ */
+void tick_nohz_dep_set(enum tick_dep_bits bit)
+{
+	if (tick_dep_add(&tick_dep_global, bit))
+		tick_nohz_full_kick_online();
+}
+
+/**
+ * tick_nohz_dep_clear - drop a reason set by tick_nohz_dep_set()
+ * @bit:	the reason
+ */
+void tick_nohz_dep_clear(enum tick_dep_bits bit)
+{
+	tick_dep_drop(&tick_dep_global, bit);
+}
+
+/**
+ * tick_nohz_dep_set_cpu - keep the tick of one nohz_full CPU
+ * @cpu:	the CPU
+ * @bit:	the reason
+ *
+ * Context: any; from NMI only for the local CPU.
+ */
+void tick_nohz_dep_set_cpu(int cpu, enum tick_dep_bits bit)
+{
+	struct tick_sched *ts = per_cpu_ptr(&tick_cpu_sched, cpu);
+
+	if (!tick_dep_add(&ts->tick_dep_mask, bit))
+		return;
+	preempt_disable();
+	if (cpu == smp_processor_id())
+		tick_nohz_full_kick_self();
+	else if (!WARN_ON_ONCE(in_nmi()) && cpu_online(cpu))
+		tick_nohz_full_kick_cpu(cpu);
+	preempt_enable();
+}
+EXPORT_SYMBOL_GPL(tick_nohz_dep_set_cpu);
+
+/**
+ * tick_nohz_dep_clear_cpu - drop a reason set by tick_nohz_dep_set_cpu()
+ * @cpu:	the CPU
+ * @bit:	the reason
+ */
+void tick_nohz_dep_clear_cpu(int cpu, enum tick_dep_bits bit)
+{
+	tick_dep_drop(&per_cpu(tick_cpu_sched, cpu).tick_dep_mask, bit);
+}
+EXPORT_SYMBOL_GPL(tick_nohz_dep_clear_cpu);
+
+/**
+ * tick_nohz_dep_set_task - keep the tick wherever a task runs
+ * @tsk:	the task
+ * @bit:	the reason
+ */
+void tick_nohz_dep_set_task(struct task_struct *tsk, enum tick_dep_bits bit)
+{
+	if (tick_dep_add(&tsk->tick_dep_mask, bit))
+		tick_nohz_kick_task(tsk);
+}
+EXPORT_SYMBOL_GPL(tick_nohz_dep_set_task);
+
+/**
+ * tick_nohz_dep_clear_task - drop a reason set by tick_nohz_dep_set_task()
+ * @tsk:	the task
+ * @bit:	the reason
+ */
+void tick_nohz_dep_clear_task(struct task_struct *tsk, enum tick_dep_bits bit)
+{
+	tick_dep_drop(&tsk->tick_dep_mask, bit);
+}
+EXPORT_SYMBOL_GPL(tick_nohz_dep_clear_task);
+
+/**
+ * tick_nohz_dep_set_signal - keep the tick wherever a thread group runs
+ * @tsk:	a task of the group
+ * @bit:	the reason (process CPU-time timers)
+ *
+ * Context: @tsk's siglock held, which keeps the thread list stable.
+ */
+void tick_nohz_dep_set_signal(struct task_struct *tsk, enum tick_dep_bits bit)
+{
+	struct signal_struct *sig = tsk->signal;
+	struct task_struct *t;
+
+	if (!tick_dep_add(&sig->tick_dep_mask, bit))
+		return;
+	lockdep_assert_held(&tsk->sighand->siglock);
+	__for_each_thread(sig, t)
+		tick_nohz_kick_task(t);
+}
+
+/**
+ * tick_nohz_dep_clear_signal - drop a reason set by tick_nohz_dep_set_signal()
+ * @sig:	the thread group
+ * @bit:	the reason
+ */
+void tick_nohz_dep_clear_signal(struct signal_struct *sig, enum tick_dep_bits bit)
+{
+	tick_dep_drop(&sig->tick_dep_mask, bit);
+}
+
+/**
+ * __tick_nohz_task_switch - a nohz_full CPU switched to another task
+ *
+ * A stopped tick restarts if the new task or its thread group needs it;
+ * dependencies the new task lacks stop the tick at the next evaluation.
+ * Context: the scheduler's task switch, interrupts disabled.
+ */
+void __tick_nohz_task_switch(void)
+{
+	struct tick_sched *ts = this_cpu_ptr(&tick_cpu_sched);
+
+	if (!tick_nohz_full_cpu(smp_processor_id()) || !tick_sched_has(ts, TS_FLAG_STOPPED))
+		return;
+	if (atomic_read(&current->tick_dep_mask) ||
+	    atomic_read(&current->signal->tick_dep_mask))
+		tick_nohz_full_kick_self();
+}
+
+/* Whether this busy nohz_full CPU may stop its tick; why not, traced. */
+static bool tick_nohz_full_may_stop(struct tick_sched *ts, int cpu)
+{
+	unsigned int why;
+
+	if (unlikely(!cpu_online(cpu)))
+		return false;
+	why = tick_dep_reason(atomic_read(&tick_dep_global), atomic_read(&ts->tick_dep_mask),
+			      atomic_read(&current->tick_dep_mask),
+			      atomic_read(&current->signal->tick_dep_mask));
+	if (why)
+		trace_tick_stop(0, why);
+	return !why;
+}
+
+/*
+ * Stop, move or restart the tick of this nohz_full CPU as its dependencies
+ * and timers say.
+ * Context: interrupts disabled, not in idle.
+ */
+static void tick_nohz_full_update(struct tick_sched *ts)
+{
+	int cpu = smp_processor_id();
+
+	if (!tick_nohz_full_cpu(cpu) || !tick_sched_has(ts, TS_FLAG_NOHZ))
+		return;
+	if (!tick_nohz_full_may_stop(ts, cpu)) {
+		if (tick_sched_has(ts, TS_FLAG_STOPPED))
+			tick_nohz_restart_tick(ts, ktime_get());
+	} else if (tick_nohz_next_event(ts, cpu)) {
+		tick_nohz_stop_tick(ts, cpu);
+	} else {
+		/* A timer, RCU or softirq wants the next tick: keep it. */
+		ts->timer_expires_base = 0;
+	}
+}
+
+static bool tick_nohz_duty_pinned_here(int cpu)
+{
+	return tick_duty_pinned(tick_nohz_full_running, READ_ONCE(tick_do_timer_cpu), cpu);
+}
+
+/**
+ * tick_nohz_full_setup - the CPUs of nohz_full=
+ * @cpumask:	the CPUs, as the housekeeping code parsed them
+ */
+void __init tick_nohz_full_setup(cpumask_var_t cpumask)
+{
+	tick_nohz_full_running = true;
+	alloc_bootmem_cpumask_var(&tick_nohz_full_mask);
+	cpumask_copy(tick_nohz_full_mask, cpumask);
+}
+
+/**
+ * tick_nohz_cpu_hotpluggable - whether a CPU may go offline, as the tick sees it
+ * @cpu:	the CPU
+ *
+ * Return: false for the CPU that keeps time for nohz_full CPUs.
+ */
+bool tick_nohz_cpu_hotpluggable(unsigned int cpu)
+{
+	return !tick_nohz_duty_pinned_here(cpu);
+}
+
+static int tick_nohz_cpu_predown(unsigned int cpu)
+{
+	return tick_nohz_cpu_hotpluggable(cpu) ? 0 : -EBUSY;
+}
+
+/**
+ * tick_nohz_init - start full dynticks on the CPUs of nohz_full=
+ *
+ * Context: boot, on the boot CPU, before the other CPUs come up.
+ */
+void __init tick_nohz_init(void)
+{
+	bool suspend_on_boot = IS_ENABLED(CONFIG_PM_SLEEP_SMP) &&
+			       !IS_ENABLED(CONFIG_PM_SLEEP_SMP_NONZERO_CPU);
+	int cpu = smp_processor_id();
+
+	if (!tick_nohz_full_running)
+		return;
+	/* Without a self-IPI a stopped tick could never be kicked back on. */
+	if (!arch_irq_work_has_interrupt()) {
+		pr_warn("NO_HZ: Can't run full dynticks because arch doesn't support IRQ work self-IPIs\n");
+		tick_nohz_full_running = false;
+		cpumask_clear(tick_nohz_full_mask);
+		return;
+	}
+	if (tick_nohz_full_boot_trim(tick_nohz_full_mask, cpu, suspend_on_boot))
+		pr_warn("NO_HZ: Clearing %d from nohz_full range for timekeeping\n", cpu);
+
+	for_each_cpu(cpu, tick_nohz_full_mask)
+		ct_cpu_track_user(cpu);
+	WARN_ON(cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "kernel/nohz:predown",
+					  NULL, tick_nohz_cpu_predown) < 0);
+	pr_info("NO_HZ: Full dynticks CPUs: %*pbl.\n", cpumask_pr_args(tick_nohz_full_mask));
+}
+#else /* !CONFIG_NO_HZ_FULL */
+static inline void tick_nohz_full_update(struct tick_sched *ts) { }
+static inline bool tick_nohz_duty_pinned_here(int cpu) { return false; }
+#endif /* !CONFIG_NO_HZ_FULL */
+
 static bool tick_nohz_may_stop(struct tick_sched *ts, int cpu)
 {
 	WARN_ON_ONCE(cpu_is_offline(cpu));
 
 	return tick_sched_has(ts, TS_FLAG_NOHZ) && !need_resched() &&
-	       !tick_nohz_softirq_pending();
+	       !tick_nohz_softirq_pending() && !tick_nohz_duty_pinned_here(cpu);
 }
 
 /**
@@ -867,6 +1236,20 @@ void tick_nohz_idle_enter(void)
 	local_irq_enable();
 }
 
+/*
+ * Idle ends with the tick stopped.  A nohz_full CPU keeps it stopped if the
+ * task it runs next may run without it.
+ */
+static void tick_nohz_idle_end_stopped(struct tick_sched *ts, ktime_t now)
+{
+	if (tick_nohz_full_cpu(smp_processor_id())) {
+		tick_nohz_full_update(ts);
+		tick_nohz_account_idle_ticks(ts, now);
+	} else {
+		tick_nohz_resume_tick(ts, now);
+	}
+}
+
 /**
  * tick_nohz_idle_exit - this CPU leaves the idle loop
  *
@@ -889,7 +1272,7 @@ void tick_nohz_idle_exit(void)
 		if (tick_sched_has(ts, TS_FLAG_IDLE_ACTIVE))
 			tick_nohz_stop_idle(ts, now);
 		if (tick_sched_has(ts, TS_FLAG_STOPPED))
-			tick_nohz_resume_tick(ts, now);
+			tick_nohz_idle_end_stopped(ts, now);
 	}
 
 	local_irq_enable();
@@ -910,10 +1293,11 @@ void tick_nohz_idle_restart_tick(void)
 }
 
 /**
- * tick_nohz_irq_exit - an interrupt taken in idle ends
+ * tick_nohz_irq_exit - an interrupt taken in idle or on a nohz_full CPU ends
  *
- * Idle time accounting resumes; whether the tick stays stopped the idle
- * loop decides when it runs again.
+ * In idle, idle time accounting resumes; whether the tick stays stopped
+ * the idle loop decides when it runs again.  A busy nohz_full CPU decides
+ * here.
  * Context: hard interrupt exit, interrupts disabled.
  */
 void tick_nohz_irq_exit(void)
@@ -922,6 +1306,8 @@ void tick_nohz_irq_exit(void)
 
 	if (tick_sched_has(ts, TS_FLAG_INIDLE))
 		tick_nohz_start_idle(ts);
+	else
+		tick_nohz_full_update(ts);
 }
 
 /* An interrupt wakes an idle CPU: its handler expects current jiffies. */

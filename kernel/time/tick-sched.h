@@ -53,13 +53,16 @@ struct tick_device {
  * @idle_expires:	deadline the idle CPU last slept until (diagnostics)
  * @idle_exittime:	when the CPU last left idle with its tick stopped
  * @check_clocks:	bit 0 set when the clocksource or tick device changed
+ * @tick_dep_mask:	TICK_DEP_MASK_* reasons this CPU keeps its tick while
+ *			it runs a task (NO_HZ_FULL), set and cleared from any
+ *			CPU, NMIs included
  * @idle_calls:		idle stop attempts
  * @idle_sleeps:	idle stop attempts that found a deadline beyond the next
  *			tick (the timer base may still have kept it running)
  * @idle_sleeptime:	idle time without I/O waiting
  * @iowait_sleeptime:	idle time with I/O outstanding
  *
- * Every field but @check_clocks, the idle sums and their sequence count is
+ * Every field but @check_clocks, @tick_dep_mask, the idle sums and their sequence count is
  * touched only by its own CPU with interrupts disabled; readers on other
  * CPUs (timer_list, the scheduler's idle call counter) accept torn values.
  */
@@ -87,6 +90,7 @@ struct tick_sched {
 	ktime_t				idle_exittime;
 
 	unsigned long			check_clocks;
+	atomic_t			tick_dep_mask;
 
 	/* Kept when the CPU goes offline: tick_sched_timer_dying() */
 	unsigned long			idle_calls;

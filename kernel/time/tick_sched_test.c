@@ -5,7 +5,9 @@
  * catches up, where a restarted tick lands on its period grid, the skew
  * offsets, when an idle CPU must wake (timer wheel and hrtimers, RCU and
  * friends, the clocksource's max deferment), who keeps time after a CPU
- * stops its tick, and how idle time sums up.  Only inputs and results are
+ * stops its tick, and how idle time sums up; with NO_HZ_FULL, which tick
+ * dependencies keep a busy CPU's tick and where the timekeeping duty must
+ * stay.  Only inputs and results are
  * involved: the live tick is never touched.
  */
 #include <kunit/test.h>
@@ -219,6 +221,84 @@ static void tick_idle_sums(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tick_idle_sum_at(sum, true, entry, entry - 42), sum);
 }
 
+#ifdef CONFIG_NO_HZ_FULL
+static void tick_full_dependencies(struct kunit *test)
+{
+	const unsigned int all = TICK_DEP_MASK_POSIX_TIMER | TICK_DEP_MASK_PERF_EVENTS |
+				 TICK_DEP_MASK_SCHED | TICK_DEP_MASK_CLOCK_UNSTABLE |
+				 TICK_DEP_MASK_RCU | TICK_DEP_MASK_RCU_EXP;
+	unsigned int bit;
+
+	/* Nothing set anywhere: a busy nohz_full CPU may stop its tick. */
+	KUNIT_EXPECT_EQ(test, tick_dep_reason(0, 0, 0, 0), (unsigned int)TICK_DEP_MASK_NONE);
+
+	/* Any one bit, in any one of the four masks, keeps it, and is the reason. */
+	for (bit = 0; bit <= TICK_DEP_BIT_MAX; bit++) {
+		KUNIT_EXPECT_EQ(test, tick_dep_reason(BIT(bit), 0, 0, 0), BIT(bit));
+		KUNIT_EXPECT_EQ(test, tick_dep_reason(0, BIT(bit), 0, 0), BIT(bit));
+		KUNIT_EXPECT_EQ(test, tick_dep_reason(0, 0, BIT(bit), 0), BIT(bit));
+		KUNIT_EXPECT_EQ(test, tick_dep_reason(0, 0, 0, BIT(bit)), BIT(bit));
+	}
+
+	/* Several: the global mask's reason first, then the CPU's, task's, group's. */
+	KUNIT_EXPECT_EQ(test, tick_dep_reason(TICK_DEP_MASK_RCU, TICK_DEP_MASK_SCHED,
+					      TICK_DEP_MASK_POSIX_TIMER, 0),
+			(unsigned int)TICK_DEP_MASK_RCU);
+	KUNIT_EXPECT_EQ(test, tick_dep_reason(0, TICK_DEP_MASK_SCHED, TICK_DEP_MASK_POSIX_TIMER,
+					      TICK_DEP_MASK_POSIX_TIMER),
+			(unsigned int)TICK_DEP_MASK_SCHED);
+	KUNIT_EXPECT_EQ(test, tick_dep_reason(0, 0, 0, TICK_DEP_MASK_POSIX_TIMER),
+			(unsigned int)TICK_DEP_MASK_POSIX_TIMER);
+	/* Within a mask, the lowest bit, as the tick_stop trace names it. */
+	KUNIT_EXPECT_EQ(test, tick_dep_reason(all, 0, 0, 0),
+			(unsigned int)TICK_DEP_MASK_POSIX_TIMER);
+	KUNIT_EXPECT_EQ(test, tick_dep_reason(0, TICK_DEP_MASK_RCU | TICK_DEP_MASK_RCU_EXP, 0, 0),
+			(unsigned int)TICK_DEP_MASK_RCU);
+}
+
+static void tick_full_busy_deadline(struct kunit *test)
+{
+	/* A busy nohz_full CPU decides as an idle one that does not keep time. */
+	struct tick_idle_view v = idle_view(KTIME_MAX);
+
+	v.keeps_time = false;
+	KUNIT_EXPECT_EQ(test, tick_nohz_pick_deadline(&v), (u64)KTIME_MAX);
+	v.next_timer = BASE + HZ * TICK_NSEC;
+	KUNIT_EXPECT_EQ(test, tick_nohz_pick_deadline(&v), BASE + HZ * TICK_NSEC);
+	/* RCU or a pending timer softirq wants the very next tick. */
+	v.needs_tick = true;
+	KUNIT_EXPECT_EQ(test, tick_nohz_pick_deadline(&v), 0ULL);
+}
+
+static void tick_full_duty_placement(struct kunit *test)
+{
+	struct cpumask *full;
+
+	/* With nohz_full CPUs, the timekeeper is pinned: tick on, stays online. */
+	KUNIT_EXPECT_TRUE(test, tick_duty_pinned(true, OTHER_CPU, OTHER_CPU));
+	KUNIT_EXPECT_FALSE(test, tick_duty_pinned(true, OTHER_CPU, THIS_CPU));
+	/* Without, the duty moves freely: nobody is pinned. */
+	KUNIT_EXPECT_FALSE(test, tick_duty_pinned(false, OTHER_CPU, OTHER_CPU));
+	KUNIT_EXPECT_FALSE(test, tick_duty_pinned(true, TICK_DO_TIMER_NONE, THIS_CPU));
+
+	full = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, full);
+
+	/* Suspend needs the boot CPU to keep time: it leaves nohz_full=. */
+	cpumask_set_cpu(OTHER_CPU, full);
+	cpumask_set_cpu(THIS_CPU, full);
+	KUNIT_EXPECT_TRUE(test, tick_nohz_full_boot_trim(full, OTHER_CPU, true));
+	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(OTHER_CPU, full));
+	KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(THIS_CPU, full));
+	/* Not in the list: nothing to take out. */
+	KUNIT_EXPECT_FALSE(test, tick_nohz_full_boot_trim(full, OTHER_CPU, true));
+	/* Without that constraint the boot CPU may stay tick-free. */
+	cpumask_set_cpu(OTHER_CPU, full);
+	KUNIT_EXPECT_FALSE(test, tick_nohz_full_boot_trim(full, OTHER_CPU, false));
+	KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(OTHER_CPU, full));
+}
+#endif /* CONFIG_NO_HZ_FULL */
+
 static struct kunit_case tick_sched_test_cases[] = {
 	KUNIT_CASE(tick_jiffies_catch_up),
 	KUNIT_CASE(tick_jiffies_advance_invariant),
@@ -231,6 +311,11 @@ static struct kunit_case tick_sched_test_cases[] = {
 	KUNIT_CASE(tick_deadline_never_before_base),
 	KUNIT_CASE(tick_duty_hand_off),
 	KUNIT_CASE(tick_idle_sums),
+#ifdef CONFIG_NO_HZ_FULL
+	KUNIT_CASE(tick_full_dependencies),
+	KUNIT_CASE(tick_full_busy_deadline),
+	KUNIT_CASE(tick_full_duty_placement),
+#endif
 	{}
 };
 

@@ -51,27 +51,6 @@ static long long now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* Parse a cpulist ("0-3,5") from @path into @mask; returns the CPU count. */
-static int read_cpulist(const char *path, int *mask)
-{
-	char buf[1024] = "", *p = buf;
-	FILE *f = fopen(path, "r");
-	int n = 0, a, b;
-
-	if (f && !fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	if (f)
-		fclose(f);
-	while (*p >= '0' && *p <= '9') {
-		a = strtol(p, &p, 10);
-		b = *p == '-' ? strtol(p + 1, &p, 10) : a;
-		for (; a <= b && a < MAX_CPUS; a++, n++)
-			mask[a] = 1;
-		p += *p == ',';
-	}
-	return n;
-}
-
 static char *ce_path(char *path, int cpu, const char *file)
 {
 	if (cpu == BC)
@@ -239,8 +218,8 @@ int main(void)
 		ksft_exit_skip("must be run as root\n");
 	if (access(CE_DIR, F_OK))
 		ksft_exit_skip(CE_DIR " is missing\n");
-	npossible = read_cpulist("/sys/devices/system/cpu/possible", possible);
-	nonline = read_cpulist("/sys/devices/system/cpu/online", online);
+	npossible = tick_read_cpulist("/sys/devices/system/cpu/possible", possible, MAX_CPUS);
+	nonline = tick_read_cpulist("/sys/devices/system/cpu/online", online, MAX_CPUS);
 	if (!npossible || !nonline)
 		ksft_exit_fail_msg("cannot read the possible/online CPU lists\n");
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)

@@ -8,6 +8,8 @@
  * - HZ from the tick period agrees with how fast timer_list's jiffies move;
  * - a CPU whose record says ".nohz: 1" may stop its tick in idle: it takes
  *   at most idle_bound(HZ) timer interrupts per second;
+ * - with nohz_full CPUs, the busiest CPU outside them keeps time for them:
+ *   its tick never stops (HZ, -10 %, plus what an idle CPU may take);
  * - any other CPU runs a periodic tick, from its own device or from the
  *   broadcast device: HZ interrupts per second within 10 %;
  * - the rate judged is the median of IDLE_S one-second windows: a host
@@ -70,75 +72,6 @@ static int take_state(struct tl_state *s)
 	return 0;
 }
 
-/*
- * tick-assert's rule: x86 counts its local APIC timer, and the broadcast
- * IPIs that stand in for it, as LOC; elsewhere the description names the
- * device ("timer" for the IO-APIC/PIT timer, arch_timer and sp804, "twd",
- * "hpet") or the broadcast IPI ("Timer broadcast interrupts" on ARM).
- */
-static int is_timer_row(const char *label, const char *desc)
-{
-	return !strcmp(label, "LOC") || strstr(desc, "timer") || strstr(desc, "Timer") ||
-	       strstr(desc, "twd") || strstr(desc, "hpet");
-}
-
-/*
- * Add the per-CPU counts of one /proc/interrupts row to @sum when it is a
- * timer's.  @col_cpu maps the @ncols columns to CPU numbers.
- */
-static void add_row(char *line, const int *col_cpu, int ncols, unsigned long long *sum)
-{
-	unsigned long long v[MAX_CPUS];
-	char *colon = strchr(line, ':'), *label = line, *p, *end;
-	int i;
-
-	if (!colon)
-		return;
-	*colon = '\0';
-	while (*label == ' ')
-		label++;
-	p = colon + 1;
-	for (i = 0; i < ncols; i++) {
-		v[i] = strtoull(p, &end, 10);
-		if (end == p)
-			return;	/* not a per-CPU row, like ERR and MIS */
-		p = end;
-	}
-	if (!is_timer_row(label, p))
-		return;
-	for (i = 0; i < ncols; i++)
-		sum[col_cpu[i]] += v[i];
-}
-
-/*
- * Timer interrupts so far per CPU, in @sum; @has_col[cpu] is set for the
- * CPUs /proc/interrupts has a column for (the online ones).  0 or -errno.
- */
-static int read_timer_irqs(unsigned long long *sum, int *has_col)
-{
-	FILE *f = fopen("/proc/interrupts", "r");
-	int col_cpu[MAX_CPUS], ncols = 0, cpu, off;
-	char *line = NULL, *p;
-	size_t len = 0;
-
-	memset(sum, 0, sizeof(*sum) * MAX_CPUS);
-	memset(has_col, 0, sizeof(*has_col) * MAX_CPUS);
-	if (!f)
-		return -errno;
-	if (getline(&line, &len, f) > 0)
-		for (p = line; ncols < MAX_CPUS && sscanf(p, " CPU%d%n", &cpu, &off) == 1;
-		     p += off)
-			if (cpu >= 0 && cpu < MAX_CPUS) {
-				col_cpu[ncols++] = cpu;
-				has_col[cpu] = 1;
-			}
-	while (ncols && getline(&line, &len, f) > 0)
-		add_row(line, col_cpu, ncols, sum);
-	free(line);
-	fclose(f);
-	return ncols ? 0 : -ENODATA;
-}
-
 /* What the kernel's kstrtobool() makes of @s: 1, 0, or -1 when it rejects it. */
 static int kernel_bool(const char *s)
 {
@@ -194,9 +127,18 @@ static void check_hz(const struct tl_state *a, const struct tl_state *b, int hz)
 			 hz, tick_period_ns(), rate);
 }
 
-/* Judge one CPU's rate; @why gets the expectation it was held to. */
-static int rate_ok(double rate, int nohz, int hz, char *why, size_t len)
+/*
+ * Judge one CPU's rate; @why gets the expectation it was held to.  The
+ * @keeper keeps time for nohz_full CPUs: its tick never stops, and its
+ * other timers may add to it what an idle CPU may take.
+ */
+static int rate_ok(double rate, int nohz, int keeper, int hz, char *why, size_t len)
 {
+	if (keeper) {
+		snprintf(why, len, "timekeeper of nohz_full CPUs: %d/s, -10 %% +%.0f", hz,
+			 hz * 0.1 + idle_bound(hz));
+		return rate >= hz * 0.9 && rate <= hz * 1.1 + idle_bound(hz);
+	}
 	if (nohz) {
 		snprintf(why, len, "NO_HZ active: at most %.0f/s", idle_bound(hz));
 		return rate <= idle_bound(hz);
@@ -244,7 +186,7 @@ static double median_rate(int cpu, unsigned long long (*irqs)[MAX_CPUS], const l
 
 /* One online CPU's idle rate: the median of its windows. */
 static void check_cpu(int cpu, const struct tl_state *a, const struct tl_state *b,
-		      double rate, int has_col, int hz, struct tally *t)
+		      double rate, int has_col, int keeper, int hz, struct tally *t)
 {
 	int nohz = a->nohz[cpu] == 1;
 	char why[64];
@@ -262,7 +204,7 @@ static void check_cpu(int cpu, const struct tl_state *a, const struct tl_state *
 				      cpu, a->nohz[cpu], b->nohz[cpu]);
 		return;
 	}
-	ksft_test_result(rate_ok(rate, nohz, hz, why, sizeof(why)),
+	ksft_test_result(rate_ok(rate, nohz, keeper, hz, why, sizeof(why)),
 			 "cpu%d: median %.1f timer irq/s over %d s idle, %s\n", cpu, rate,
 			 IDLE_S, why);
 	if (nohz) {
@@ -312,6 +254,29 @@ static void check_never_stopped(const struct tally *t)
 }
 
 /*
+ * With nohz_full CPUs, the housekeeping CPU that keeps time for them never
+ * stops its tick: the busiest online CPU outside nohz_full.  -1 without
+ * nohz_full CPUs.
+ */
+static int nohz_full_keeper(const double *rates)
+{
+	static int full[MAX_CPUS];
+	int cpu, keeper = -1;
+
+	if (tick_read_cpulist("/sys/devices/system/cpu/nohz_full", full, MAX_CPUS) <= 0)
+		return -1;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (full[cpu] || tick_cpu_online(cpu) != 1)
+			continue;
+		if (keeper < 0 || rates[cpu] > rates[keeper])
+			keeper = cpu;
+	}
+	if (keeper >= 0)
+		ksft_print_msg("cpu%d keeps time for the nohz_full CPUs\n", keeper);
+	return keeper;
+}
+
+/*
  * Sleep IDLE_S one-second windows to absolute deadlines, which no signal
  * stretches, reading the timer interrupts at each bound: @irqs[w] and
  * @at[w] for w = 0..IDLE_S.  @has_col[cpu] is set when every read had a
@@ -332,7 +297,7 @@ static int idle_windows(unsigned long long (*irqs)[MAX_CPUS], long long *at, int
 				;
 		}
 		at[w] = tick_now_ns();
-		ret = read_timer_irqs(irqs[w], col);
+		ret = tick_read_timer_irqs(irqs[w], col, MAX_CPUS);
 		if (ret)
 			return ret;
 		for (cpu = 0; cpu < MAX_CPUS; cpu++)
@@ -348,7 +313,8 @@ int main(void)
 	static int has_col[MAX_CPUS];
 	static struct tl_state a, b;
 	struct tally t = { .nohz_cpu = -1, .stopped_cpu = -1 };
-	int hz = tick_hz(), cpu, ncpus = 0, ret;
+	int hz = tick_hz(), cpu, ncpus = 0, ret, keeper;
+	static double rates[MAX_CPUS];
 
 	ksft_print_header();
 	if (hz <= 0)
@@ -370,7 +336,11 @@ int main(void)
 	check_hz(&a, &b, hz);
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		if (tick_cpu_online(cpu) == 1)
-			check_cpu(cpu, &a, &b, median_rate(cpu, irqs, at), has_col[cpu], hz, &t);
+			rates[cpu] = median_rate(cpu, irqs, at);
+	keeper = nohz_full_keeper(rates);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (tick_cpu_online(cpu) == 1)
+			check_cpu(cpu, &a, &b, rates[cpu], has_col[cpu], cpu == keeper, hz, &t);
 	check_cmdline(&t);
 	check_idle_sleeps(&t);
 	check_never_stopped(&t);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the tick selftests (tick-hotplug, clockevents-sysfs,
- * timer-list, idle-ticks, highres, timer-stress): whether a CPU is online,
- * taking it offline and back, how far jiffies got, which CPUs
- * /proc/timer_list shows a tick device for, the tick period and HZ, and
- * per-CPU fields of /proc/timer_list.
+ * timer-list, idle-ticks, highres, timer-stress, nohz-full): whether a CPU
+ * is online, taking it offline and back, how far jiffies got, which CPUs
+ * /proc/timer_list shows a tick device for, the tick period and HZ,
+ * per-CPU fields of /proc/timer_list, and per-CPU timer interrupt counts
+ * from /proc/interrupts.
  */
 #ifndef TICK_UTIL_H
 #define TICK_UTIL_H
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/times.h>
 #include <time.h>
@@ -241,6 +243,83 @@ static inline long long tick_list_jiffies(void)
 	return j;
 }
 
+/*
+ * tick-assert's rule for the rows of /proc/interrupts that count timer
+ * interrupts: x86 counts its local APIC timer, and the broadcast IPIs that
+ * stand in for it, as LOC; elsewhere the description names the device
+ * ("timer" for the IO-APIC/PIT timer, arch_timer and sp804, "twd", "hpet")
+ * or the broadcast IPI ("Timer broadcast interrupts" on ARM).
+ */
+static inline int tick_is_timer_row(const char *label, const char *desc)
+{
+	return !strcmp(label, "LOC") || strstr(desc, "timer") || strstr(desc, "Timer") ||
+	       strstr(desc, "twd") || strstr(desc, "hpet");
+}
+
+/*
+ * Add the per-CPU counts of one /proc/interrupts row to @sum (@max CPUs)
+ * when it is a timer's.  @col_cpu maps the @ncols columns to CPU numbers.
+ */
+static inline void tick_add_irq_row(char *line, const int *col_cpu, int ncols,
+				    unsigned long long *sum, int max)
+{
+	char *colon = strchr(line, ':'), *label = line, *p, *end;
+	unsigned long long v;
+	int i;
+
+	if (!colon)
+		return;
+	*colon = '\0';
+	while (*label == ' ')
+		label++;
+	/* First the description after the counts, then the counts. */
+	for (p = colon + 1, i = 0; i < ncols; i++, p = end) {
+		strtoull(p, &end, 10);
+		if (end == p)
+			return;	/* not a per-CPU row, like ERR and MIS */
+	}
+	if (!tick_is_timer_row(label, p))
+		return;
+	for (p = colon + 1, i = 0; i < ncols; i++, p = end) {
+		v = strtoull(p, &end, 10);
+		if (col_cpu[i] < max)
+			sum[col_cpu[i]] += v;
+	}
+}
+
+/*
+ * Timer interrupts so far of each CPU below @max, in @sum; @has_col[cpu]
+ * is set for the CPUs /proc/interrupts has a column for (the online ones).
+ * 0, or -errno (-ENODATA when there is no CPU column).
+ */
+static inline int tick_read_timer_irqs(unsigned long long *sum, int *has_col, int max)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	int *col_cpu = NULL, ncols = 0, cpu, off;
+	char *line = NULL, *p;
+	size_t len = 0;
+
+	memset(sum, 0, sizeof(*sum) * max);
+	memset(has_col, 0, sizeof(*has_col) * max);
+	if (!f)
+		return -errno;
+	/* A column takes at least four characters: " CPUn". */
+	if (getline(&line, &len, f) > 0)
+		col_cpu = malloc(sizeof(*col_cpu) * (strlen(line) / 4 + 1));
+	if (col_cpu)
+		for (p = line; sscanf(p, " CPU%d%n", &cpu, &off) == 1 && cpu >= 0; p += off) {
+			col_cpu[ncols++] = cpu;
+			if (cpu < max)
+				has_col[cpu] = 1;
+		}
+	while (ncols && getline(&line, &len, f) > 0)
+		tick_add_irq_row(line, col_cpu, ncols, sum, max);
+	free(col_cpu);
+	free(line);
+	fclose(f);
+	return ncols ? 0 : -ENODATA;
+}
+
 #ifndef NSEC_PER_SEC
 #define NSEC_PER_SEC 1000000000LL
 #endif
@@ -260,6 +339,49 @@ static inline struct timespec tick_ns_to_ts(long long ns)
 	struct timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
 
 	return ts;
+}
+
+/*
+ * Set in[cpu] for each CPU below @max that @path lists (a cpulist
+ * such as /sys/devices/system/cpu/online).  The number
+ * listed; 0 when the file is missing, empty or "(null)"; -1 when it is no
+ * CPU list.
+ */
+static inline int tick_read_cpulist(const char *path, int *in, int max)
+{
+	FILE *f = fopen(path, "r");
+	char buf[1024] = "", *p, *end;
+	long first, last;
+	int n = 0;
+
+	memset(in, 0, sizeof(*in) * max);
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0] || !strcmp(buf, "(null)"))
+		return 0;
+	for (p = buf; *p; p = *end ? end + 1 : end) {
+		first = strtol(p, &end, 10);
+		if (end == p || first < 0)
+			return -1;
+		last = first;
+		if (*end == '-') {
+			p = end + 1;
+			last = strtol(p, &end, 10);
+			if (end == p || last < first)
+				return -1;
+		}
+		if (*end && *end != ',')
+			return -1;
+		for (; first <= last && first < max; first++) {
+			n += !in[first];
+			in[first] = 1;
+		}
+	}
+	return n;
 }
 
 #endif /* TICK_UTIL_H */
