@@ -22,10 +22,10 @@
  *                   the broadcast interrupt, which sends every other CPU its
  *                   events by IPI) may take the other CPUs' rates on top
  *   rate=keeper:N   nohz_full: the busiest CPU keeps time for the nohz_full
- *                   CPUs, so its tick never stops: HZ/s within 5 % (HZ from
- *                   CLOCK_MONOTONIC_COARSE's resolution; N more for its
- *                   other timers), and it is not a nohz_full CPU; every
- *                   other CPU as idle:N
+ *                   CPUs, so its tick never stops: at least HZ/s - 5 % (HZ
+ *                   from CLOCK_MONOTONIC_COARSE's resolution), and it is
+ *                   not a nohz_full CPU; every
+ *                   other CPU as idle:N, the nohz_full ones with no floor
  *   nohzfull=LIST   /sys/devices/system/cpu/nohz_full reads LIST
  *   idle=S          length of the idle interval in seconds (default 10)
  *   cs=NAME:N       N clocksources named NAME are registered (a driver that
@@ -847,7 +847,7 @@ static void read_nohz_full(char *buf, size_t len)
 }
 
 /* The timekeeper of nohz_full CPUs: a housekeeping CPU that ticks at HZ. */
-static void check_keeper_rate(int cpu, double rate, double dt, double extra)
+static void check_keeper_rate(int cpu, double rate, double dt)
 {
 	struct timespec res;
 	char full[128];
@@ -856,10 +856,15 @@ static void check_keeper_rate(int cpu, double rate, double dt, double extra)
 	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && res.tv_nsec)
 		hz = 1e9 / res.tv_nsec;
 	read_nohz_full(full, sizeof(full));
-	/* Its other timers' interrupts, as an idle CPU's, may come on top. */
-	result(rate >= hz * 0.95 && rate <= hz * 1.05 + extra,
-	       "cpu%d (timekeeper) tick rate %.1f/s over %.1f s, expected %.0f/s (-5 %%, +5 %% + %.0f)",
-	       cpu, rate, dt, hz, extra);
+	/*
+	 * No upper bound: its other timers come on top, and an emulated
+	 * local timer that runs faster than its calibration (vexpress's
+	 * TWD under TCG, in 6.12 as in ours) fires early and takes a second
+	 * interrupt for most events: 2-2.5 x HZ there.
+	 */
+	result(rate >= hz * 0.95,
+	       "cpu%d (timekeeper) tick rate %.1f/s over %.1f s, expected at least %.0f/s (HZ - 5 %%)",
+	       cpu, rate, dt, hz * 0.95);
 	result(!cpulist_has(full, cpu), "timekeeper cpu%d is not in nohz_full '%s'", cpu, full);
 }
 
@@ -869,7 +874,7 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 	int periodic, cpu, relay = 0, keeper = 0, relay_cpu = -1;
 	struct timespec ts = { .tv_sec = idle_s };
 	double t0, dt, want, rates[MAX_CPUS], relayed = 0;
-	char line[512];
+	char line[512], full[128];
 	int len = 0;
 
 	if (!spec)
@@ -887,6 +892,7 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 		return;
 	}
 	want = spec ? atof(strchr(spec, ':') + 1) : 0;
+	read_nohz_full(full, sizeof(full));
 	idle_probe_start(pr);
 	if (read_timer_irqs(before)) {
 		result(0, "read /proc/interrupts");
@@ -918,11 +924,14 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 	}
 	line[0] = '\0';
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		double rate, own;
+		double rate, own, floor = IDLE_FLOOR;
 		int ok;
 
 		if (!online[cpu])
 			continue;
+		/* An idle nohz_full CPU has no timekeeping to wake for. */
+		if (keeper && cpulist_has(full, cpu))
+			floor = 0;
 		rate = rates[cpu];
 		own = relay && cpu == relay_cpu ? rate - relayed : rate;
 		len += snprintf(line + len, sizeof(line) - len, " cpu%d=%.1f",
@@ -930,16 +939,16 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 		if (periodic < 0)
 			continue;
 		if (keeper && cpu == relay_cpu) {
-			check_keeper_rate(cpu, rate, dt, want);
+			check_keeper_rate(cpu, rate, dt);
 			continue;
 		}
 		if (periodic)
 			ok = rate >= want * 0.95 && rate <= want * 1.05;
 		else
-			ok = own <= want && rate >= IDLE_FLOOR;
+			ok = own <= want && rate >= floor;
 		result(ok, "cpu%d tick rate %.1f/s (own %.1f/s) over %.1f s, expected %s%.0f/s",
-		       cpu, rate, own, dt, periodic ? "5% around " : "between 0.5 and ",
-		       want);
+		       cpu, rate, own, dt, periodic ? "5% around " : floor ? "between 0.5 and " :
+		       "at most ", want);
 	}
 	/* One machine-readable line for the host's summary and bench. */
 	diag("tick-rate:%s", line);

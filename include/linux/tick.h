@@ -192,7 +192,7 @@ static inline u64 get_cpu_iowait_time_us(int cpu, u64 *unused) { return -1; }
 extern cpumask_var_t tick_nohz_full_mask;
 
 #ifdef CONFIG_NO_HZ_FULL
-extern bool tick_nohz_full_running;
+bool tick_nohz_full_running;
 
 static inline bool tick_nohz_full_enabled(void)
 {
@@ -216,22 +216,18 @@ static inline void tick_nohz_full_add_cpus_to(struct cpumask *mask)
 		cpumask_or(mask, mask, tick_nohz_full_mask);
 }
 
-extern void tick_nohz_dep_set(enum tick_dep_bits bit);
-extern void tick_nohz_dep_clear(enum tick_dep_bits bit);
-extern void tick_nohz_dep_set_cpu(int cpu, enum tick_dep_bits bit);
-extern void tick_nohz_dep_clear_cpu(int cpu, enum tick_dep_bits bit);
-extern void tick_nohz_dep_set_task(struct task_struct *tsk,
-				   enum tick_dep_bits bit);
-extern void tick_nohz_dep_clear_task(struct task_struct *tsk,
-				     enum tick_dep_bits bit);
-extern void tick_nohz_dep_set_signal(struct task_struct *tsk,
-				     enum tick_dep_bits bit);
-extern void tick_nohz_dep_clear_signal(struct signal_struct *signal,
-				       enum tick_dep_bits bit);
-extern bool tick_nohz_cpu_hotpluggable(unsigned int cpu);
-extern void tick_nohz_full_kick_cpu(int cpu);
-extern void __tick_nohz_task_switch(void);
-extern void __init tick_nohz_full_setup(cpumask_var_t cpumask);
+void tick_nohz_dep_set(enum tick_dep_bits bit);
+void tick_nohz_dep_clear(enum tick_dep_bits bit);
+void tick_nohz_dep_set_cpu(int cpu, enum tick_dep_bits bit);
+void tick_nohz_dep_clear_cpu(int cpu, enum tick_dep_bits bit);
+void tick_nohz_dep_set_task(struct task_struct *tsk, enum tick_dep_bits bit);
+void tick_nohz_dep_clear_task(struct task_struct *tsk, enum tick_dep_bits bit);
+void tick_nohz_dep_set_signal(struct task_struct *tsk, enum tick_dep_bits bit);
+void tick_nohz_dep_clear_signal(struct signal_struct *signal, enum tick_dep_bits bit);
+bool tick_nohz_cpu_hotpluggable(unsigned int cpu);
+void tick_nohz_full_kick_cpu(int cpu);
+void __tick_nohz_task_switch(void);
+void __init tick_nohz_full_setup(cpumask_var_t cpumask);
 
 /* The tick_dep_*() forms cost one static branch while nohz_full= is unused. */
 static inline void tick_dep_set(enum tick_dep_bits bit)

@@ -9,7 +9,7 @@
  * - a CPU whose record says ".nohz: 1" may stop its tick in idle: it takes
  *   at most idle_bound(HZ) timer interrupts per second;
  * - with nohz_full CPUs, the busiest CPU outside them keeps time for them:
- *   its tick never stops (HZ, -10 %, plus what an idle CPU may take);
+ *   its tick never stops (at least HZ - 10 %);
  * - any other CPU runs a periodic tick, from its own device or from the
  *   broadcast device: HZ interrupts per second within 10 %;
  * - the rate judged is the median of IDLE_S one-second windows: a host
@@ -129,15 +129,15 @@ static void check_hz(const struct tl_state *a, const struct tl_state *b, int hz)
 
 /*
  * Judge one CPU's rate; @why gets the expectation it was held to.  The
- * @keeper keeps time for nohz_full CPUs: its tick never stops, and its
- * other timers may add to it what an idle CPU may take.
+ * @keeper keeps time for nohz_full CPUs: its tick never stops.  It may
+ * take more (its other timers; an emulated local timer that fires early
+ * takes two interrupts per event), so only the floor is held.
  */
 static int rate_ok(double rate, int nohz, int keeper, int hz, char *why, size_t len)
 {
 	if (keeper) {
-		snprintf(why, len, "timekeeper of nohz_full CPUs: %d/s, -10 %% +%.0f", hz,
-			 hz * 0.1 + idle_bound(hz));
-		return rate >= hz * 0.9 && rate <= hz * 1.1 + idle_bound(hz);
+		snprintf(why, len, "timekeeper of nohz_full CPUs: at least %.0f/s", hz * 0.9);
+		return rate >= hz * 0.9;
 	}
 	if (nohz) {
 		snprintf(why, len, "NO_HZ active: at most %.0f/s", idle_bound(hz));

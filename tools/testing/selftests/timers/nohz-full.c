@@ -549,8 +549,8 @@ static int check_alone(const char *name, const char *what, int secs, char *why, 
 		ksft_test_result_fail("%s: CPU %d%s: %s\n", name, target, what, why);
 		return -1;
 	}
-	ksft_print_msg("%s: CPU %d: %.1f timer interrupts/s (HZ %d), spinner preempted %lld times\n",
-		       name, target, rate, hz, preempted);
+	ksft_print_msg("%s: CPU %d: %.1f timer interrupts/s (HZ %d), %s %lld times\n",
+		       name, target, rate, hz, "spinner preempted", preempted);
 	ksft_test_result(rate <= busy_bound(),
 			 "%s: CPU %d%s took %.1f timer interrupts/s over %d s with one task spinning, at most %.0f/s\n",
 			 name, target, what, rate, secs, busy_bound());
