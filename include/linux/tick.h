@@ -192,7 +192,7 @@ static inline u64 get_cpu_iowait_time_us(int cpu, u64 *unused) { return -1; }
 extern cpumask_var_t tick_nohz_full_mask;
 
 #ifdef CONFIG_NO_HZ_FULL
-bool tick_nohz_full_running;
+extern bool tick_nohz_full_running;
 
 static inline bool tick_nohz_full_enabled(void)
 {
