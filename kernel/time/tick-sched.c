@@ -876,9 +876,20 @@ static void tick_dep_drop(atomic_t *deps, enum tick_dep_bits bit)
 	atomic_andnot(BIT(bit), deps);
 }
 
-/* Empty: the kick's work is done by the interrupt exit that follows it. */
+static void tick_nohz_full_update(struct tick_sched *ts);
+
+/*
+ * The kick's work is done by the interrupt exit that follows it, unless
+ * the work runs in task context: a CPU leaving idle flushes the queue of
+ * remote irq_work, and no interrupt exit follows.  Then it decides here.
+ */
 static void tick_nohz_full_kicked(struct irq_work *work)
 {
+	struct tick_sched *ts = this_cpu_ptr(&tick_cpu_sched);
+
+	if (in_hardirq() || WARN_ON_ONCE(tick_sched_has(ts, TS_FLAG_INIDLE)))
+		return;
+	tick_nohz_full_update(ts);
 }
 
 static DEFINE_PER_CPU(struct irq_work, tick_nohz_full_kick) =
