@@ -205,6 +205,7 @@ board_dtb() {
 tier_timeout() {
 	case "$1" in
 	full) echo 1500 ;;
+	full-nohz) echo 2400 ;;
 	timing) echo 700 ;;
 	fast) echo 400 ;;
 	arm-smp) echo 500 ;;
