@@ -204,8 +204,7 @@ board_dtb() {
 # Seconds an entry may take before it counts as hung, per selftest tier.
 tier_timeout() {
 	case "$1" in
-	full) echo 1500 ;;
-	full-nohz) echo 2400 ;;
+	full | full-nohz) echo 1500 ;;
 	timing) echo 700 ;;
 	fast) echo 400 ;;
 	arm-smp) echo 500 ;;
