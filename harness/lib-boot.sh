@@ -254,12 +254,13 @@ judge_log() {
 
 # Each failed guest test with its evidence: the failed cases it printed and
 # the last lines of its output (an upstream test often just exits after a
-# message).  Reads the guest's KTAP on stdin.
+# message).  A case's result may follow an unterminated printf on its line
+# (see case_results in harness/guest/init).  Reads the guest's KTAP on stdin.
 guest_failures() {
 	awk '
 		/^# selftest: / { n = 0; split("", cases); nc = 0 }
 		/^# / { tail[n++ % 6] = $0 }
-		/^# +not ok / { if (nc < 6) cases[nc++] = $0 }
+		/^# ([^#]*[^ #])?not ok [0-9]/ { if (nc < 6) cases[nc++] = $0 }
 		/^not ok / {
 			print "guest: " $0
 			for (i = 0; i < nc; i++) print "guest:   " cases[i]

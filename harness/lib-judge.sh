@@ -91,7 +91,7 @@ judge_report_cases() {
 		read -r plan ran failed last <<<"$output"
 		rm -rf "$dir"
 		report_setup "$dir" "$test" "$xfail" "$cpus" "$skip" "$plan" "$ran" "$failed" "$last"
-		line=$(sh -c "$(init_functions "$dir" xfail_cases may_skip all_cases_ran report)
+		line=$(sh -c "$(init_functions "$dir" xfail_cases may_skip case_results all_cases_ran report)
 			report 1 '$test' $rc '$dir/out'")
 		echo "$line" | grep -qE -e "$want" && ok=yes || ok=no
 		judge_verdict "$ok" "$name" "$rule" "$line"
