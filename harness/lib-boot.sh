@@ -235,7 +235,8 @@ log_splats() {
 }
 
 # judge_log LOG KUNIT RESULT_PREFIX OBJ: print one reason per problem; the
-# KUnit suites go to RESULT_PREFIX.kunit as "PASS suite" / "FAIL suite".
+# KUnit suites (KUNIT: the matrix column) go to RESULT_PREFIX.kunit as
+# "PASS suite" / "FAIL suite".
 judge_log() {
 	local log=$1 kunit=$2 res=$3 obj=$4 bad
 	bad=$(log_splats "$log" | head -n 5)
@@ -248,7 +249,7 @@ judge_log() {
 		echo "tick-assert did not pass:" \
 			"$(log_clean "$log" | grep -E '^    not ok' | head -n 8 | tr '\n' ';')"
 	: >"$res.kunit"
-	[ "$kunit" = yes ] && judge_kunit "$log" "$res.kunit" "$obj"
+	[ "$kunit" = no ] || judge_kunit "$log" "$res.kunit" "$obj" "$kunit"
 	return 0
 }
 
@@ -302,9 +303,10 @@ guest_retries() {
 	log_clean "$1" | sed -n 's/^# RETRIED /note: retried /p'
 }
 
-# Feed the part of the log before our init to kunit.py and record each suite.
+# judge_kunit LOG OUT OBJ MODE: feed the part of the log before our init to
+# kunit.py and record each suite; MODE is the entry's kunit column.
 judge_kunit() {
-	local log=$1 out=$2 obj=$3 parsed suite status
+	local log=$1 out=$2 obj=$3 mode=$4 parsed suite status
 	# Only KTAP lines: a kernel message printed in the middle of a suite
 	# (no indentation) would end its nesting for kunit.py.
 	parsed=$(log_clean "$log" | sed '/^TH-INIT/,$d' |
@@ -323,8 +325,9 @@ judge_kunit() {
 			grep -qE '\[(FAILED|CRASHED)\]' && status=FAILED
 		[ "$status" = PASSED ] && echo "PASS $suite" || echo "FAIL $suite"
 	done >"$out"
-	# Every suite the kernel was built with must have run.
-	for suite in $(kunit_suites_built "$obj/.config"); do
+	# Every suite the kernel was built with must have run (in a "fast"
+	# entry, every suite with a case that is not slow).
+	for suite in $(kunit_suites_built "$obj/.config" "$mode"); do
 		grep -qx "[A-Z]* $suite" "$out" || echo "FAIL $suite" >>"$out"
 	done
 	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed or missing:/' || true
@@ -361,12 +364,14 @@ kunitpy_judge() {
 	done
 }
 
-# The KUnit suites a kernel runs at boot, from its .config: our suites and
-# upstream's time_test_cases (harness/kunit-suites).
+# kunit_suites_built CONFIG [MODE]: the KUnit suites a kernel runs at boot,
+# from its .config: our suites and upstream's time_test_cases
+# (harness/kunit-suites); with MODE "fast", not the slow ones.
 kunit_suites_built() {
-	local opt suite
+	local opt suite speed
 	[ -f "$1" ] || return 0
-	while read -r opt suite; do
+	while read -r opt suite speed; do
+		[ "${2:-}" = fast ] && [ "$speed" = slow ] && continue
 		grep -qx "$opt=y" "$1" && echo "$suite"
 	done < <(table "$H/kunit-suites")
 }
@@ -401,6 +406,7 @@ boot_entry() {
 	mkdir -p "$B/logs/$flavour" "$B/results/$flavour"
 	append="console=$(board_console "$board") panic=-1 ${cmdline//,/ }"
 	append="$append th.tests=$tests th.expect=$expect th.idle=${TH_IDLE:-10}"
+	[ "$kunit" = fast ] && append="$append kunit.filter=speed>slow"
 	start=$SECONDS
 	if [ "$(cat "$obj/.th-status" 2>/dev/null)" != PASS ]; then
 		reasons="build $build failed: $B/logs/$flavour/build-$build.log"

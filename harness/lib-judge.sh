@@ -72,9 +72,10 @@ judge_mutations() {
 	done < <(judge_cases "$kind")
 }
 
-# judge_boot_log OBJ LOG: the boot judge on LOG with its KUnit suites.
+# judge_boot_log MODE OBJ LOG: the boot judge on LOG with its KUnit suites,
+# as an entry whose kunit column says MODE judges them.
 judge_boot_log() {
-	judge_log "$2" yes "${2%.log}" "$1"
+	judge_log "$3" "$1" "${3%.log}" "$2"
 }
 
 # judge_kunitpy_log OBJ LOG: kunitpy_judge with its arguments swapped.
@@ -149,7 +150,8 @@ judge_selftest() {
 	if [ "$(cat "$B/results/ours/$entry.status" 2>/dev/null)" != PASS ]; then
 		judge_verdict no logs - "$entry did not pass: no log to break"
 	else
-		judge_mutations log "$B/logs/ours/$entry.log" judge_boot_log "$obj"
+		judge_mutations log "$B/logs/ours/$entry.log" judge_boot_log yes "$obj"
+		judge_mutations logfast "$B/logs/ours/$entry.log" judge_boot_log fast "$obj"
 	fi
 	judge_report_cases
 	judge_retry_cases
