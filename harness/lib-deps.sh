@@ -12,11 +12,23 @@ SERIES_PACKAGES="sparse python3-sphinx"
 
 APT_UPDATED=
 
+# apt-get update, once (again after an architecture is added).  A mirror in
+# the middle of a sync serves an index of the wrong size for a while
+# ("Mirror sync in progress?"), so a failed update is tried twice more;
+# after that we go on with the lists apt has, and apt-get install or
+# download says what it cannot find.
 apt_update_once() {
+	local try
 	[ -n "$APT_UPDATED" ] && return 0
-	say "apt-get update"
-	apt-get update -q >"$B/apt.log" 2>&1 ||
-		die "apt-get update failed, see $B/apt.log"
+	for try in 1 2 3; do
+		say "apt-get update (try $try)"
+		apt-get update -q >>"$B/apt.log" 2>&1 && break
+		if [ "$try" = 3 ]; then
+			say "apt-get update failed 3 times (see $B/apt.log); going on with the lists apt has"
+		else
+			sleep 30
+		fi
+	done
 	APT_UPDATED=1
 }
 
@@ -53,10 +65,8 @@ deps_add_foreign_arch() {
 		[ -x "$B/deps/busybox-$arch/bin/busybox" ] && continue
 		if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 			dpkg --add-architecture "$arch"
-			# What make series needs beyond them: sparse, Sphinx for htmldocs.
-SERIES_PACKAGES="sparse python3-sphinx"
-
-APT_UPDATED=
+			# Its package lists come with the next update.
+			APT_UPDATED=
 		fi
 	done
 }
