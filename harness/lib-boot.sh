@@ -549,7 +549,7 @@ stream_filter() {
 			printf '  %-6s %4d s  %s\n' "${line%% [0-9]*}" $((SECONDS - t0)) \
 				"${line#* selftests: timers: }" ;;
 		*" tick-assert-end")
-			echo "  ${line% [0-9]* tick-assert-end} tick-assert-end (devices and modes unchanged)" ;;
+			echo "  ${line% [0-9]* tick-assert-end} tick-assert-end (devices, modes, rates and sleepers re-measured)" ;;
 		TH-DONE*) echo "  guest done after $((SECONDS - start)) s" ;;
 		*) [ -n "$head" ] && head="$head"$'\n'"$line" ;;
 		esac

@@ -345,11 +345,13 @@ int clockevents_program_event(struct clock_event_device *dev, ktime_t expires,
 
 	if (WARN_ON_ONCE(ktime_to_ns(expires) < 0))
 		return -ETIME;
-	/* A dummy never fires: a oneshot broadcast device may carry its event. */
-	if (dev->features & CLOCK_EVT_FEAT_DUMMY)
-		return tick_broadcast_carry(dev, expires, force);
-
 	dev->next_event = expires;
+	/*
+	 * A dummy never fires: the tick layer hands its events to the
+	 * broadcast device (tick_program_dev()), so here it is only noted.
+	 */
+	if (dev->features & CLOCK_EVT_FEAT_DUMMY)
+		return 0;
 	switch (clockevent_get_state(dev)) {
 	case CLOCK_EVT_STATE_SHUTDOWN:
 		/* Kept for when the device is started again. */

@@ -401,7 +401,11 @@ static void ce_state_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.shutdown_calls, 2);
 }
 
-/* A dummy device changes state without any callback. */
+/*
+ * A dummy device changes state without any callback, and programming it
+ * only notes the expiry, even a past one: the tick layer, not the core,
+ * hands a dummy's events to the broadcast device.
+ */
 static void ce_dummy_device(struct kunit *test)
 {
 	struct mock_ce m;
@@ -409,6 +413,9 @@ static void ce_dummy_device(struct kunit *test)
 	mock_init(&m, 1000000, 1, 0xffff);
 	m.ce.features |= CLOCK_EVT_FEAT_DUMMY;
 	clockevents_switch_state(&m.ce, CLOCK_EVT_STATE_ONESHOT);
+	KUNIT_EXPECT_EQ(test, clockevents_program_event(&m.ce, ktime_set(1, 0), false), 0);
+	KUNIT_EXPECT_EQ(test, m.ce.next_event, ktime_set(1, 0));
+	KUNIT_EXPECT_EQ(test, m.next_event_calls + m.next_ktime_calls, 0);
 	clockevents_switch_state(&m.ce, CLOCK_EVT_STATE_SHUTDOWN);
 	KUNIT_EXPECT_TRUE(test, clockevent_state_shutdown(&m.ce));
 	KUNIT_EXPECT_EQ(test, m.oneshot_calls + m.shutdown_calls, 0);

@@ -128,7 +128,7 @@ VISIBLE_IF_KUNIT ktime_t tick_first_future_period(struct clock_event_device *dev
 						  ktime_t next,
 						  void (*on_miss)(int cpu), int cpu)
 {
-	while (clockevents_program_event(dev, next, false)) {
+	while (tick_program_dev(dev, next, false)) {
 		if (on_miss)
 			on_miss(cpu);
 		next = ktime_add_ns(next, TICK_NSEC);

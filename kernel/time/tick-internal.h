@@ -167,6 +167,19 @@ static inline void tick_check_oneshot_broadcast_this_cpu(void) { }
 static inline bool tick_broadcast_oneshot_available(void) { return tick_oneshot_possible(); }
 #endif /* !(BROADCAST && ONESHOT) */
 
+/*
+ * Arm the tick device @dev of this CPU.  The events of a dummy device go to
+ * the broadcast device that hosts its CPU: the clockevents core, below the
+ * broadcast layer, would only note them.
+ */
+static inline int tick_program_dev(struct clock_event_device *dev, ktime_t expires,
+				   bool force)
+{
+	if (dev->features & CLOCK_EVT_FEAT_DUMMY)
+		return tick_broadcast_carry(dev, expires, force);
+	return clockevents_program_event(dev, expires, force);
+}
+
 #if defined(CONFIG_GENERIC_CLOCKEVENTS_BROADCAST) && defined(CONFIG_HOTPLUG_CPU)
 extern void tick_offline_cpu(unsigned int cpu);
 extern void tick_broadcast_offline(unsigned int cpu);

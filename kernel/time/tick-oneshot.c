@@ -26,7 +26,7 @@ static void tick_park(struct clock_event_device *dev)
 static int tick_arm_oneshot(struct clock_event_device *dev, ktime_t when, bool force)
 {
 	clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT);
-	return clockevents_program_event(dev, when, force);
+	return tick_program_dev(dev, when, force);
 }
 
 /**
@@ -51,7 +51,7 @@ int tick_program_event(ktime_t expires, int force)
 	}
 	if (unlikely(clockevent_state_oneshot_stopped(dev)))
 		return tick_arm_oneshot(dev, expires, force);
-	return clockevents_program_event(dev, expires, force);
+	return tick_program_dev(dev, expires, force);
 }
 
 /**
