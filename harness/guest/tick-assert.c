@@ -41,7 +41,9 @@
  *                   copy /init made in /tmp/interrupts-at-init)
  *   sleep=US:MED    a thread pinned to each online CPU sleeps 200 times for US
  *                   microseconds: never early, median overshoot at most MED us
- *                   (up to 4 of them, run one after the other)
+ *                   (up to 4 of them, run one after the other); a sleeper
+ *                   not done within ten times its sleeps plus 20 s fails
+ *                   its CPU (a silent timer) instead of hanging the guest
  *   hosted=1|0      /proc/timer_list's tick_broadcast_hosted_mask lists
  *                   exactly the online CPUs (1: the oneshot broadcast carries
  *                   their dummy devices' events) / has no such line (0)
@@ -531,10 +533,18 @@ struct sleeper {
 	int cpu;
 	long us;
 	int early;
+	volatile int done;	/* sleeps completed */
 	long long over[SLEEPS];
 };
 
-static volatile int sleepers_running;
+/*
+ * How long the sleepers may take in all before a CPU counts as silent: the
+ * sleeps themselves ten times over, plus SLEEP_GRACE_S for a host that
+ * deschedules the guest.  A sleeper still blocked then is abandoned (the
+ * process exits over it), so a dead timer fails a case instead of hanging
+ * the guest.
+ */
+#define SLEEP_GRACE_S 20
 
 static long long ts_ns(const struct timespec *t)
 {
@@ -562,9 +572,20 @@ static void *sleeper_main(void *arg)
 		if (el < sl->us * 1000)
 			sl->early++;
 		sl->over[i] = el - sl->us * 1000;
+		sl->done = i + 1;
 	}
-	__sync_fetch_and_sub(&sleepers_running, 1);
 	return NULL;
+}
+
+/* Whether a started sleeper of @sl has sleeps left to do. */
+static int sleepers_left(const struct sleeper *sl)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (online[cpu] && sl[cpu].cpu >= 0 && sl[cpu].done < SLEEPS)
+			return 1;
+	return 0;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -680,11 +701,17 @@ static int broadcast_oneshot_busy(void)
 
 static void check_sleepers(const char *spec, int want_mask)
 {
-	static struct sleeper sl[MAX_CPUS];
+	/* Fresh each time: a sleeper abandoned on a silent CPU may still write. */
+	struct sleeper *sl = calloc(MAX_CPUS, sizeof(*sl));
+	double start = now_seconds(), deadline;
 	long long med_max;
 	long us;
 	int cpu, samples = 0, busy = 0;
 
+	if (!sl) {
+		result(0, "allocate the sleepers");
+		return;
+	}
 	if (!spec || sscanf(spec, "%ld:%lld", &us, &med_max) != 2 || us <= 0 || us >= 1000000) {
 		result(0, "sleep=%s: expected US:MEDIAN_US", spec ? spec : "");
 		return;
@@ -695,9 +722,7 @@ static void check_sleepers(const char *spec, int want_mask)
 		memset(&sl[cpu], 0, sizeof(sl[cpu]));
 		sl[cpu].cpu = cpu;
 		sl[cpu].us = us;
-		__sync_fetch_and_add(&sleepers_running, 1);
 		if (pthread_create(&sl[cpu].thread, NULL, sleeper_main, &sl[cpu])) {
-			__sync_fetch_and_sub(&sleepers_running, 1);
 			result(0, "start a sleeper on cpu%d", cpu);
 			sl[cpu].cpu = -1;
 		}
@@ -708,7 +733,8 @@ static void check_sleepers(const char *spec, int want_mask)
 	 * under TCG (a C2 that does not halt) is a short window: after the
 	 * sleepers, go on sampling the idle system until a hit or MASK_SAMPLES.
 	 */
-	while (sleepers_running > 0 ||
+	deadline = now_seconds() + SLEEPS * us * 10 / 1e6 + SLEEP_GRACE_S;
+	while ((sleepers_left(sl) && now_seconds() < deadline) ||
 	       (want_mask && !busy && samples < MASK_SAMPLES)) {
 		struct timespec d = { .tv_nsec = 3000000 };
 
@@ -721,6 +747,11 @@ static void check_sleepers(const char *spec, int want_mask)
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		if (!online[cpu] || sl[cpu].cpu < 0)
 			continue;
+		if (sl[cpu].done < SLEEPS) {
+			result(0, "cpu%d: %ld us sleeper ended %d of %d sleeps in %.0f s (a silent timer)",
+			       cpu, us, sl[cpu].done, SLEEPS, deadline - start);
+			continue;
+		}
 		pthread_join(sl[cpu].thread, NULL);
 		qsort(sl[cpu].over, SLEEPS, sizeof(sl[cpu].over[0]), cmp_ll);
 		diag("sleep: cpu%d %ld us x %d: overshoot median %lld us, p99 %lld us, max %lld us",
