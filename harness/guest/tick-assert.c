@@ -26,6 +26,10 @@
  *                   from CLOCK_MONOTONIC_COARSE's resolution), and it is
  *                   not a nohz_full CPU; every
  *                   other CPU as idle:N, the nohz_full ones with no floor
+ *   ceiling=0       rate=idle:N and relay:N judge the floor only (the last
+ *                   check: what the selftests leave running raises the
+ *                   idle rate, 7-9/s in idle-ticks on entry 1, too near
+ *                   bounds made from the boot's quiet window)
  *   nohzfull=LIST   /sys/devices/system/cpu/nohz_full reads LIST
  *   idle=S          length of the idle interval in seconds (default 10)
  *   cs=NAME:N       N clocksources named NAME are registered (a driver that
@@ -930,7 +934,7 @@ static void check_keeper_rate(int cpu, double rate, double dt)
 	result(!cpulist_has(full, cpu), "timekeeper cpu%d is not in nohz_full '%s'", cpu, full);
 }
 
-static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
+static void check_rate(const char *spec, int idle_s, int ceiling, struct idle_probe *pr)
 {
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
 	int periodic, cpu, relay = 0, keeper = 0, relay_cpu = -1;
@@ -1008,10 +1012,14 @@ static void check_rate(const char *spec, int idle_s, struct idle_probe *pr)
 		if (periodic)
 			ok = rate >= want * 0.95 && rate <= want * 1.05;
 		else
-			ok = own <= want && rate >= floor;
-		result(ok, "cpu%d tick rate %.1f/s (own %.1f/s) over %.1f s, expected %s%.0f/s",
-		       cpu, rate, own, dt, periodic ? "5% around " : floor ? "between 0.5 and " :
-		       "at most ", want);
+			ok = (own <= want || !ceiling) && rate >= floor;
+		if (periodic || ceiling)
+			result(ok, "cpu%d tick rate %.1f/s (own %.1f/s) over %.1f s, expected %s%.0f/s",
+			       cpu, rate, own, dt, periodic ? "5% around " :
+			       floor ? "between 0.5 and " : "at most ", want);
+		else
+			result(ok, "cpu%d tick rate %.1f/s over %.1f s, expected at least %.1f/s",
+			       cpu, rate, dt, floor);
 	}
 	/* One machine-readable line for the host's summary and bench. */
 	diag("tick-rate:%s", line);
@@ -1131,7 +1139,7 @@ int main(int argc, char **argv)
 	int dummy = -1;
 	int nr_errok = 0;
 	struct idle_probe probe = { 0 };
-	int bcmask = 0, hosted = -1;
+	int bcmask = 0, hosted = -1, ceiling = 1;
 	int nr_logs = 0, nr_sleep = 0;
 	long res = -1;
 	int cpus = -1, idle_s = 10, cpu, i;
@@ -1188,6 +1196,8 @@ int main(int argc, char **argv)
 			nohzfull = val;
 		else if (!strcmp(argv[i], "hosted"))
 			hosted = atoi(val);
+		else if (!strcmp(argv[i], "ceiling"))
+			ceiling = atoi(val);
 		else if (!strcmp(argv[i], "log") && nr_logs < 8)
 			logs[nr_logs++] = val;
 		else {
@@ -1295,7 +1305,7 @@ int main(int argc, char **argv)
 	if (irqinit)
 		check_irq_at_init(irqinit);
 	if (rate || probe.cstate || probe.irqgrow)
-		check_rate(rate, idle_s, &probe);
+		check_rate(rate, idle_s, ceiling, &probe);
 	/* The broadcast mask is sampled while the first sleepers run. */
 	for (i = 0; i < nr_sleep; i++)
 		check_sleepers(sleep[i], i == 0 && bcmask);
