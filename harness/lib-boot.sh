@@ -331,6 +331,32 @@ judge_kunit() {
 		grep -qx "[A-Z]* $suite" "$out" || echo "FAIL $suite" >>"$out"
 	done
 	grep '^FAIL' "$out" | sed 's/^FAIL/kunit suite failed or missing:/' || true
+	kunit_skips "$log" | while IFS='|' read -r verdict name; do
+		[ "$verdict" = allowed ] ||
+			echo "kunit case skipped where the entry does not allow it (harness/kunit-may-skip): $name"
+	done
+}
+
+# kunit_skips LOG: each KUnit case the boot skipped, as "allowed|NAME" when
+# a row of harness/kunit-may-skip lets it skip under the entry's
+# expectations (th.expect= on the kernel command line), else "refused|NAME".
+kunit_skips() {
+	local log=$1 expect name row_case cond why
+	expect=$(tr -d '\r' <"$log" | sed -n 's/.*Kernel command line:.* th\.expect=\([^ ]*\).*/\1/p' |
+		head -n 1 | tr ';' '\n')
+	log_clean "$log" | sed '/^TH-INIT/,$d' |
+		sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}[[:space:]]*ok [0-9]* \(.*[^ ]\) *# SKIP.*/\2/p' |
+		while IFS= read -r name; do
+			while IFS='|' read -r row_case cond why; do
+				row_case=$(echo "$row_case" | sed 's/[[:space:]]*$//')
+				cond=$(echo "$cond" | tr -d '[:space:]')
+				if [ "$row_case" = "$name" ] && echo "$expect" | grep -qxF -e "$cond"; then
+					echo "allowed|$name"
+					continue 2
+				fi
+			done < <(table "$H/kunit-may-skip")
+			echo "refused|$name"
+		done
 }
 
 # kunitpy_exec LOG OBJ SMP: `kunit.py exec` on a built kernel: kunit.py's
@@ -430,6 +456,7 @@ boot_entry() {
 		status=PASS
 		echo "PASS $entry ($((SECONDS - start)) s) $log"
 		guest_retries "$log" | sed 's/^/     /'
+		kunit_skips "$log" | sed -n 's/^allowed|/     note: KUnit case skipped as allowed: /p'
 	else
 		status=FAIL
 		echo "FAIL $entry ($((SECONDS - start)) s) $log"
