@@ -28,8 +28,8 @@
  *                   other CPU as idle:N, the nohz_full ones with no floor
  *   ceiling=0       rate=idle:N and relay:N judge the floor only (the last
  *                   check: what the selftests leave running raises the
- *                   idle rate, 7-9/s in idle-ticks on entry 1, too near
- *                   bounds made from the boot's quiet window)
+ *                   idle rate near bounds made from the boot's quiet
+ *                   window, e.g. arm-vexpress 17.8/s against 18)
  *   nohzfull=LIST   /sys/devices/system/cpu/nohz_full reads LIST
  *   idle=S          length of the idle interval in seconds (default 10)
  *   cs=NAME:N       N clocksources named NAME are registered (a driver that
