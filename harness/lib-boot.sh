@@ -341,13 +341,13 @@ judge_kunit() {
 # a row of harness/kunit-may-skip lets it skip under the entry's
 # expectations (th.expect= on the kernel command line), else "refused|NAME".
 kunit_skips() {
-	local log=$1 expect name row_case cond why
+	local log=$1 expect name row_case cond
 	expect=$(tr -d '\r' <"$log" | sed -n 's/.*Kernel command line:.* th\.expect=\([^ ]*\).*/\1/p' |
 		head -n 1 | tr ';' '\n')
 	log_clean "$log" | sed '/^TH-INIT/,$d' |
 		sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}[[:space:]]*ok [0-9]* \(.*[^ ]\) *# SKIP.*/\2/p' |
 		while IFS= read -r name; do
-			while IFS='|' read -r row_case cond why; do
+			while IFS="|" read -r row_case cond _; do
 				row_case=$(echo "$row_case" | sed 's/[[:space:]]*$//')
 				cond=$(echo "$cond" | tr -d '[:space:]')
 				if [ "$row_case" = "$name" ] && echo "$expect" | grep -qxF -e "$cond"; then
