@@ -245,6 +245,7 @@ judge_log() {
 		echo "no TH-DONE: the guest hung, panicked or timed out"
 	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' | guest_failures
 	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' | guest_plan_check
+	selftest_skips "$log" | sed -n 's/^refused|/selftest case skipped where the entry does not allow it (harness\/selftest-case-may-skip): /p'
 	log_clean "$log" | grep -qE '^ok 1 tick-assert' ||
 		echo "tick-assert did not pass:" \
 			"$(log_clean "$log" | grep -E '^    not ok' | head -n 8 | tr '\n' ';')"
@@ -337,20 +338,74 @@ judge_kunit() {
 	done
 }
 
+# entry_expect LOG: the entry's expectations as its kernel command line
+# carried them (th.expect=), one per line.
+entry_expect() {
+	tr -d '\r' <"$1" | sed -n 's/.*Kernel command line:.* th\.expect=\([^ ]*\).*/\1/p' |
+		head -n 1 | tr ';' '\n'
+}
+
+# skip_condition_holds COND LOG: a condition of harness/selftest-case-may-skip
+# (KEY=GLOB, cmdline:WORD, either with "!" in front) on LOG's boot.
+skip_condition_holds() {
+	local cond=$1 log=$2 want=0 item
+	if [ "${cond#!}" != "$cond" ]; then
+		want=1
+		cond=${cond#!}
+	fi
+	local -
+	set -f
+	if [ "${cond#cmdline:}" != "$cond" ]; then
+		for item in $(tr -d '\r' <"$log" | sed -n 's/.*Kernel command line: //p' | head -n 1); do
+			[ "$item" = "${cond#cmdline:}" ] && return "$want"
+		done
+	else
+		for item in $(entry_expect "$log"); do
+			# shellcheck disable=SC2053
+			[[ $item == $cond ]] && return "$want"
+		done
+	fi
+	return $((1 - want))
+}
+
+# selftest_skips LOG: each case of our selftests the guest skipped, as
+# "allowed|TEST: REASON" or "refused|TEST: REASON" by
+# harness/selftest-case-may-skip.
+selftest_skips() {
+	local log=$1 ours test reason row_test row_reason cond
+	ours=$(overlay_files | sed -n 's|^tools/testing/selftests/timers/\([^/]*\)\.c$|\1|p')
+	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' |
+		awk '/^# selftest: / { t = $3 }
+		     /^# (not )?ok [0-9]+ .*# SKIP/ { sub(/.*# SKIP */, ""); print t "|" $0 }' |
+		while IFS='|' read -r test reason; do
+			echo "$ours" | grep -qx "$test" || continue
+			reason=$(echo "$reason" | sed 's/[[:space:]]*$//')
+			while IFS='|' read -r row_test row_reason cond _; do
+				row_test=$(echo "$row_test" | tr -d '[:space:]')
+				row_reason=$(echo "$row_reason" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+				cond=$(echo "$cond" | tr -d '[:space:]')
+				if [ "$row_test" = "$test" ] && [ "${reason%%:*}" = "$row_reason" ] &&
+				   skip_condition_holds "$cond" "$log"; then
+					echo "allowed|$test: $reason"
+					continue 2
+				fi
+			done < <(table "$H/selftest-case-may-skip")
+			echo "refused|$test: $reason"
+		done
+}
+
 # kunit_skips LOG: each KUnit case the boot skipped, as "allowed|NAME" when
-# a row of harness/kunit-may-skip lets it skip under the entry's
-# expectations (th.expect= on the kernel command line), else "refused|NAME".
+# a row of harness/kunit-may-skip lets it skip (its condition as in
+# skip_condition_holds), else "refused|NAME".
 kunit_skips() {
-	local log=$1 expect name row_case cond
-	expect=$(tr -d '\r' <"$log" | sed -n 's/.*Kernel command line:.* th\.expect=\([^ ]*\).*/\1/p' |
-		head -n 1 | tr ';' '\n')
+	local log=$1 name row_case cond
 	log_clean "$log" | sed '/^TH-INIT/,$d' |
 		sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}[[:space:]]*ok [0-9]* \(.*[^ ]\) *# SKIP.*/\2/p' |
 		while IFS= read -r name; do
 			while IFS="|" read -r row_case cond _; do
 				row_case=$(echo "$row_case" | sed 's/[[:space:]]*$//')
 				cond=$(echo "$cond" | tr -d '[:space:]')
-				if [ "$row_case" = "$name" ] && echo "$expect" | grep -qxF -e "$cond"; then
+				if [ "$row_case" = "$name" ] && skip_condition_holds "$cond" "$log"; then
 					echo "allowed|$name"
 					continue 2
 				fi
@@ -457,6 +512,7 @@ boot_entry() {
 		echo "PASS $entry ($((SECONDS - start)) s) $log"
 		guest_retries "$log" | sed 's/^/     /'
 		kunit_skips "$log" | sed -n 's/^allowed|/     note: KUnit case skipped as allowed: /p'
+		selftest_skips "$log" | sed -n 's/^allowed|/     note: selftest case skipped as allowed: /p'
 	else
 		status=FAIL
 		echo "FAIL $entry ($((SECONDS - start)) s) $log"
