@@ -77,6 +77,16 @@ static bool bc_hosting(void)
 	return !cpumask_empty(bc_hosted);
 }
 
+/*
+ * @cpu has a real tick device again (a driver's per-CPU device replaced
+ * its dummy): its events are no longer the broadcast's to carry, and a
+ * stale bit would keep bc_hosting() true and refuse hrtimer broadcasts.
+ */
+static void bc_unhost(int cpu)
+{
+	cpumask_clear_cpu(cpu, bc_hosted);
+}
+
 /**
  * tick_broadcast_can_host - whether a broadcast device can carry the events
  *	of CPUs whose tick device is a dummy
@@ -106,6 +116,8 @@ static bool bc_refused_while_hosting(const struct clock_event_device *dev)
 static inline void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic) { }
 
 static inline void bc_forget_oneshot(int cpu) { }
+
+static inline void bc_unhost(int cpu) { }
 
 static inline bool bc_host_new_cpu(struct clock_event_device *dev, int cpu)
 {
@@ -364,6 +376,7 @@ static int bc_local_device_starts(struct clock_event_device *dev, int cpu)
 {
 	struct clock_event_device *bc = bc_tick.evtdev;
 
+	bc_unhost(cpu);
 	if (dev->features & CLOCK_EVT_FEAT_C3STOP)
 		bc_ensure_broadcast_function(dev);
 	if (!(dev->features & CLOCK_EVT_FEAT_C3STOP) ||
@@ -584,7 +597,7 @@ void tick_broadcast_offline(unsigned int cpu)
 	/* The oneshot broadcast keeps running for the other CPUs. */
 	bc_forget_oneshot(cpu);
 	cpumask_clear_cpu(cpu, bc_overdue);
-	cpumask_clear_cpu(cpu, bc_hosted);
+	bc_unhost(cpu);
 #endif
 	bc = bc_tick.evtdev;
 	if (bc && bc_tick.mode == TICKDEV_MODE_PERIODIC &&
