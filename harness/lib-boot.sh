@@ -368,11 +368,27 @@ skip_condition_holds() {
 	return $((1 - want))
 }
 
+# skip_allowed TABLE LOG KEY: whether a row of harness/TABLE whose leading
+# columns, trimmed and joined by "|", are KEY has a condition (the column
+# after them) that holds on LOG's boot.
+skip_allowed() {
+	local table=$1 log=$2 key=$3 cols
+	while IFS= read -r cols; do
+		[ "${cols%|*}" = "$key" ] && skip_condition_holds "${cols##*|}" "$log" && return 0
+	done < <(table "$H/$table" | awk -F'|' -v n="$(echo "$key" | awk -F'|' '{ print NF }')" '{
+		for (i = 1; i <= n + 1; i++) {
+			gsub(/^[ \t]+|[ \t]+$/, "", $i)
+			printf "%s%s", $i, i <= n ? "|" : "\n"
+		}
+	}')
+	return 1
+}
+
 # selftest_skips LOG: each case of our selftests the guest skipped, as
 # "allowed|TEST: REASON" or "refused|TEST: REASON" by
 # harness/selftest-case-may-skip.
 selftest_skips() {
-	local log=$1 ours test reason row_test row_reason cond
+	local log=$1 ours test reason
 	ours=$(overlay_files | sed -n 's|^tools/testing/selftests/timers/\([^/]*\)\.c$|\1|p')
 	log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' |
 		awk '/^# selftest: / { t = $3 }
@@ -380,17 +396,11 @@ selftest_skips() {
 		while IFS='|' read -r test reason; do
 			echo "$ours" | grep -qx "$test" || continue
 			reason=$(echo "$reason" | sed 's/[[:space:]]*$//')
-			while IFS='|' read -r row_test row_reason cond _; do
-				row_test=$(echo "$row_test" | tr -d '[:space:]')
-				row_reason=$(echo "$row_reason" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
-				cond=$(echo "$cond" | tr -d '[:space:]')
-				if [ "$row_test" = "$test" ] && [ "${reason%%:*}" = "$row_reason" ] &&
-				   skip_condition_holds "$cond" "$log"; then
-					echo "allowed|$test: $reason"
-					continue 2
-				fi
-			done < <(table "$H/selftest-case-may-skip")
-			echo "refused|$test: $reason"
+			if skip_allowed selftest-case-may-skip "$log" "$test|${reason%%:*}"; then
+				echo "allowed|$test: $reason"
+			else
+				echo "refused|$test: $reason"
+			fi
 		done
 }
 
@@ -398,19 +408,15 @@ selftest_skips() {
 # a row of harness/kunit-may-skip lets it skip (its condition as in
 # skip_condition_holds), else "refused|NAME".
 kunit_skips() {
-	local log=$1 name row_case cond
+	local log=$1 name
 	log_clean "$log" | sed '/^TH-INIT/,$d' |
 		sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}[[:space:]]*ok [0-9]* \(.*[^ ]\) *# SKIP.*/\2/p' |
 		while IFS= read -r name; do
-			while IFS="|" read -r row_case cond _; do
-				row_case=$(echo "$row_case" | sed 's/[[:space:]]*$//')
-				cond=$(echo "$cond" | tr -d '[:space:]')
-				if [ "$row_case" = "$name" ] && skip_condition_holds "$cond" "$log"; then
-					echo "allowed|$name"
-					continue 2
-				fi
-			done < <(table "$H/kunit-may-skip")
-			echo "refused|$name"
+			if skip_allowed kunit-may-skip "$log" "$name"; then
+				echo "allowed|$name"
+			else
+				echo "refused|$name"
+			fi
 		done
 }
 
