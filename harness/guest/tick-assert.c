@@ -46,9 +46,9 @@
  *   sleep=US:MED    a thread pinned to each online CPU sleeps 200 times for US
  *                   microseconds: never early, median overshoot at most MED us
  *                   (up to 4 of them, run one after the other), none over
- *                   2 s late (a lost wakeup); a sleeper
- *                   not done within ten times its sleeps plus 20 s fails
- *                   its CPU (a silent timer) instead of hanging the guest
+ *                   2 s late (a lost wakeup); a sleeper not done within ten
+ *                   times its sleeps plus 20 s fails its CPU (a silent
+ *                   timer) instead of hanging the guest
  *   hosted=1|0      /proc/timer_list's tick_broadcast_hosted_mask lists
  *                   exactly the online CPUs (1: the oneshot broadcast carries
  *                   their dummy devices' events) / has no such line (0)
