@@ -264,7 +264,7 @@ kselftest_install() {
 }
 
 initramfs_build() {
-	local flav=$1 cc root out st inputs hash name bb
+	local flav=$1 cc root out st inputs hash name bb tool
 	cc=$(userspace_cc "$flav")
 	bb=$(userspace_busybox "$flav")
 	root=$B/initramfs/$flav
@@ -283,8 +283,10 @@ initramfs_build() {
 		[ -e "$root/bin/$name" ] || ln -s busybox "$root/bin/$name"
 	done
 	kselftest_install "$flav" "$cc" "$root"
-	"$cc" -static -O2 -Wall -Wno-format-truncation -o "$root/bin/tick-assert" \
-		"$H/guest/tick-assert.c" -lpthread || die "cannot build tick-assert for $flav"
+	for tool in tick-assert tick-watch; do
+		"$cc" -static -O2 -Wall -Wno-format-truncation -o "$root/bin/$tool" \
+			"$H/guest/$tool.c" -lpthread || die "cannot build $tool for $flav"
+	done
 	[ "$flav" = x86_64 ] && userspace_add_host_tools "$root"
 	install -m 755 "$H/guest/init" "$root/init"
 	cp "$H/guest/selftests" "$H/guest/xfail" "$H/guest/retry" "$H/guest/may-skip" "$root/etc/"

@@ -34,6 +34,7 @@
  *   idle=S          length of the idle interval in seconds (default 10)
  *   cs=NAME:N       N clocksources named NAME are registered (a driver that
  *                   gave up on a node left none of it behind)
+ *   clocksource=NAME  timekeeping reads NAME (current_clocksource)
  *   log=TEXT        the kernel log has a line containing TEXT, '+' for space
  *                   (up to 8 of them); log=!TEXT: it has none
  *   cstate=NAME:N   every online CPU enters its cpuidle state NAME at least N
@@ -1058,6 +1059,20 @@ static void check_clocksources(const char *spec)
 	       name, have, want);
 }
 
+/* Timekeeping's clocksource is @want. */
+static void check_current_clocksource(const char *want)
+{
+	char have[NAME_LEN] = "";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+
+	if (f && !fgets(have, sizeof(have), f))
+		have[0] = '\0';
+	if (f)
+		fclose(f);
+	have[strcspn(have, "\n")] = '\0';
+	result(!strcmp(have, want), "current clocksource '%s', expected '%s'", have, want);
+}
+
 /*
  * Does the kernel log hold a line with @spec in it ('+' for space)?  With a
  * leading '!', it must not (a message of ours that 6.12 does not print).
@@ -1133,7 +1148,7 @@ static void check_error_log(const char *const *allow, int nr_allow)
 int main(int argc, char **argv)
 {
 	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
-	const char *rate = NULL, *cs = NULL, *logs[8], *irqinit = NULL, *sleep[4];
+	const char *rate = NULL, *cs = NULL, *clocksource = NULL, *logs[8], *irqinit = NULL, *sleep[4];
 	const char *tickgrid = NULL, *clockagree = NULL, *bcmode = NULL, *errok[8];
 	const char *nohzfull = NULL;
 	int dummy = -1;
@@ -1172,6 +1187,8 @@ int main(int argc, char **argv)
 			idle_s = atoi(val);
 		else if (!strcmp(argv[i], "cs"))
 			cs = val;
+		else if (!strcmp(argv[i], "clocksource"))
+			clocksource = val;
 		else if (!strcmp(argv[i], "cstate"))
 			probe.cstate = val;
 		else if (!strcmp(argv[i], "irqgrow"))
@@ -1295,6 +1312,8 @@ int main(int argc, char **argv)
 		check_hosted(hosted);
 	if (cs)
 		check_clocksources(cs);
+	if (clocksource)
+		check_current_clocksource(clocksource);
 	for (i = 0; i < nr_logs; i++)
 		check_log(logs[i]);
 	check_error_log(errok, nr_errok);
