@@ -15,7 +15,10 @@
  * sleeping CPU's lost timer can hold up): a CPU that never wakes would
  * otherwise hold the run until the tier's hang timeout, and the kernel
  * would report it only as a stall or a task blocked for minutes.  A CPU
- * that is offline counts as awake.
+ * whose thread is not on it (the CPU is offline, or its thread waits to
+ * be pinned again) is not judged: sched_setaffinity() and the sysfs online
+ * files wait for a hotplug in progress, which takes seconds on the debug
+ * kernel under stress.
  *
  * SIGTERM ends the watch; it prints the longest silence it saw.
  *
@@ -38,8 +41,13 @@
 #define SILENT_MS 3000
 #define SETTLE_S 5
 
-/* Milliseconds of CLOCK_MONOTONIC since start: 32 bits, so every reader sees a whole value. */
+/*
+ * When each CPU's thread last woke on it, in milliseconds of
+ * CLOCK_MONOTONIC since start (32 bits: every reader sees a whole value),
+ * or NOT_JUDGED while the thread is not on its CPU.
+ */
 static int beat[MAX_CPUS];
+#define NOT_JUDGED (-1)
 static int watched[MAX_CPUS];
 static int longest, longest_cpu = -1;
 static int alarmed;
@@ -52,21 +60,6 @@ static int now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (ts.tv_sec - t0.tv_sec) * 1000 + (ts.tv_nsec - t0.tv_nsec) / 1000000;
-}
-
-static int cpu_online(int cpu)
-{
-	char path[64], c = '1';
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return access("/sys/devices/system/cpu/cpu0", F_OK) == 0 && cpu == 0;
-	if (read(fd, &c, 1) != 1)
-		c = '0';
-	close(fd);
-	return c == '1';
 }
 
 static int read_cpulist(const char *path, int *in)
@@ -119,7 +112,10 @@ static void look(int me, int late)
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		if (cpu == me || !watched[cpu])
 			continue;
-		silent = now - __atomic_load_n(&beat[cpu], __ATOMIC_RELAXED);
+		silent = __atomic_load_n(&beat[cpu], __ATOMIC_RELAXED);
+		if (silent == NOT_JUDGED)
+			continue;
+		silent = now - silent;
 		if (silent - late > __atomic_load_n(&longest, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&longest, silent - late, __ATOMIC_RELAXED);
 			__atomic_store_n(&longest_cpu, cpu, __ATOMIC_RELAXED);
@@ -144,13 +140,15 @@ static void *watch_cpu(void *arg)
 
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) || !cpu_online(cpu)) {
-			/* Offline: nothing to wake, nothing lost. */
-			__atomic_store_n(&beat[cpu], now_ms(), __ATOMIC_RELAXED);
-			nanosleep(&period, NULL);
-			continue;
+		if (sched_getcpu() != cpu) {
+			__atomic_store_n(&beat[cpu], NOT_JUDGED, __ATOMIC_RELAXED);
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			if (sched_setaffinity(0, sizeof(set), &set)) {
+				/* Offline: nothing to wake, nothing lost. */
+				nanosleep(&period, NULL);
+				continue;
+			}
 		}
 		before = now_ms();
 		nanosleep(&period, NULL);

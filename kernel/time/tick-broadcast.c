@@ -443,6 +443,32 @@ int tick_receive_broadcast(void)
 }
 
 /*
+ * IPI the CPUs in @mask.  Every device that needs the broadcast has the
+ * same function (the arch's tick_broadcast(): the x86 LAPIC IPI), so any
+ * one of theirs does for all.  A CPU whose device has none is swapping a
+ * hosted dummy for its own device at this moment (tick_setup_device()
+ * changes the pointer before tick_device_uses_broadcast() takes the
+ * lock): the arch function still reaches it, and it runs its new device's
+ * handler, once too often and harmless.
+ */
+static void bc_ipi(const struct cpumask *mask)
+{
+	void (*ipi)(const struct cpumask *mask) = tick_broadcast;
+	struct clock_event_device *dev;
+	int cpu;
+
+	for_each_cpu(cpu, mask) {
+		dev = per_cpu(tick_cpu_device, cpu).evtdev;
+		if (dev && dev->broadcast) {
+			ipi = dev->broadcast;
+			break;
+		}
+	}
+	if (ipi)
+		ipi(mask);
+}
+
+/*
  * Send the event to the CPUs in @mask (which is consumed).  Returns true
  * when this CPU is among them: the caller runs its handler after dropping
  * tick_broadcast_lock.  With an hrtimer broadcast device this CPU's own
@@ -458,9 +484,8 @@ static bool bc_send(struct cpumask *mask)
 	if (cpumask_test_and_clear_cpu(cpu, mask))
 		run_here = !(bc->features & CLOCK_EVT_FEAT_HRTIMER);
 
-	/* All devices that need broadcast share one IPI function (x86 lapic). */
 	if (!cpumask_empty(mask))
-		per_cpu(tick_cpu_device, cpumask_first(mask)).evtdev->broadcast(mask);
+		bc_ipi(mask);
 	return run_here;
 }
 

@@ -553,12 +553,34 @@ static irqreturn_t hpet_msi_interrupt(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/* Send @hc's interrupt to @cpu, which it serves alone. */
+static void hpet_chan_steer(struct hpet_chan *hc, unsigned int cpu)
+{
+	disable_irq(hc->irq);
+	irq_set_affinity(hc->irq, cpumask_of(cpu));
+	enable_irq(hc->irq);
+}
+
 /* Runs on @cpu as it comes up: give it a free per-CPU channel, if any. */
 static int hpet_cpu_online(unsigned int cpu)
 {
-	struct hpet_chan *hc = NULL;
+	struct hpet_chan *hc = per_cpu(hpet_cpu_chan, cpu);
 	unsigned int i;
 
+	/*
+	 * Still this CPU's: it went only part of the way down, not as far as
+	 * x86/hpet:dead (CPU hotplug state control).  If it died on the way,
+	 * the tick layer dropped the device (tick_cleanup_dead_cpu()) and the
+	 * interrupt moved to a CPU that stayed: both come back here.  If it
+	 * did not die, the channel is still the CPU's tick.
+	 */
+	if (hc) {
+		if (clockevent_state_detached(&hc->ced)) {
+			hpet_chan_steer(hc, cpu);
+			clockevents_register_device(&hc->ced);
+		}
+		return 0;
+	}
 	for (i = 0; i < hpet_nr_chans && !hc; i++) {
 		if (hpet_chans[i].role == HPET_ROLE_PERCPU && !hpet_chans[i].bound)
 			hc = &hpet_chans[i];
@@ -574,9 +596,7 @@ static int hpet_cpu_online(unsigned int cpu)
 	hc->bound = true;
 	hc->cpu = cpu;
 	per_cpu(hpet_cpu_chan, cpu) = hc;
-	disable_irq(hc->irq);
-	irq_set_affinity(hc->irq, cpumask_of(cpu));
-	enable_irq(hc->irq);
+	hpet_chan_steer(hc, cpu);
 
 	hpet_chan_describe(hc, 110);
 	hc->ced.tick_resume = hpet_msi_resume;

@@ -211,7 +211,7 @@ static void check_cpu(int cpu, const struct tl_state *a, const struct tl_state *
 		return;
 	}
 	if (!irqs) {
-		ksft_test_result_fail("cpu%d: not one timer interrupt in %d s: its timer is silent\n",
+		ksft_test_result_fail("cpu%d: not one timer interrupt in %d s: a silent timer\n",
 				      cpu, IDLE_S);
 		return;
 	}

@@ -127,7 +127,8 @@ static void *sleeper_main(void *arg)
 		if (slept < s->sleep_ns)
 			s->early++;
 		else
-			note_overshoot(s, cpu >= 0 && cpu < MAX_CPUS ? cpu : 0, slept - s->sleep_ns);
+			note_overshoot(s, cpu >= 0 && cpu < MAX_CPUS ? cpu : 0,
+				       slept - s->sleep_ns);
 		__atomic_add_fetch(&s->wakes, 1, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
