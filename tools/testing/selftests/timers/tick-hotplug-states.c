@@ -143,14 +143,12 @@ static int sleep_on(int cpu, long long *median)
 {
 	struct timespec ts = { 0, SLEEP_NS };
 	long long over[SLEEPS], t0;
-	cpu_set_t one, all;
+	cpu_set_t one, was;
 	int i, early = 0;
 
-	sched_getaffinity(0, sizeof(all), &all);
+	sched_getaffinity(0, sizeof(was), &was);
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	for (i = 0; i < MAX_CPUS; i++)
-		CPU_SET(i, &all);
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return -1;
 	for (i = 0; i < SLEEPS; i++) {
@@ -159,19 +157,10 @@ static int sleep_on(int cpu, long long *median)
 		over[i] = tick_now_ns() - t0 - SLEEP_NS;
 		early += over[i] < 0;
 	}
-	sched_setaffinity(0, sizeof(all), &all);
+	sched_setaffinity(0, sizeof(was), &was);
 	qsort(over, SLEEPS, sizeof(over[0]), cmp_ll);
 	*median = over[SLEEPS / 2] / 1000;
 	return early;
-}
-
-static long long monotonic_res_us(void)
-{
-	struct timespec res;
-
-	if (clock_getres(CLOCK_MONOTONIC, &res))
-		return 0;
-	return (res.tv_sec * 1000000000LL + res.tv_nsec) / 1000;
 }
 
 static struct tick_cpu_state before[MAX_CPUS];
@@ -181,7 +170,8 @@ static long long hres_before[MAX_CPUS];
 static void judge(int cpu, const char *what, const char *steps)
 {
 	struct tick_cpu_state now[MAX_CPUS];
-	long long hres[MAX_CPUS], median = 0, bound = LATE_MEDIAN_US + 2 * monotonic_res_us();
+	long long hres[MAX_CPUS], median = 0;
+	long long bound = LATE_MEDIAN_US + 2 * tick_monotonic_res_us();
 	char why[200] = "";
 	int early, waited;
 

@@ -103,16 +103,6 @@ static long long median_overshoot(int cpu, unsigned long *n)
 	return (long long)(i + 1) * HIST_STEP_US;
 }
 
-/* The resolution of CLOCK_MONOTONIC in us (a low-resolution tick: its period). */
-static long long monotonic_res_us(void)
-{
-	struct timespec res;
-
-	if (clock_getres(CLOCK_MONOTONIC, &res))
-		return 0;
-	return (res.tv_sec * NSEC_PER_SEC + res.tv_nsec) / 1000;
-}
-
 static void *sleeper_main(void *arg)
 {
 	struct sleeper *s = arg;
@@ -279,7 +269,7 @@ int main(int argc, char **argv)
 	ksft_test_result(!stuck, "all %d sleepers woke and finished (%d stuck for %d s)\n",
 			 nsleepers, stuck, STUCK_AFTER_S);
 	ksft_test_result(!early, "no sleep returned early (%lu early)\n", early);
-	bound = LATE_MEDIAN_US + 2 * monotonic_res_us();
+	bound = LATE_MEDIAN_US + 2 * tick_monotonic_res_us();
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		median = median_overshoot(cpu, &n);
 		if (n >= MIN_SLEEPS && median > worst_median) {

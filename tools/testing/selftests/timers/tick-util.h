@@ -333,6 +333,19 @@ static inline long long tick_now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/*
+ * The resolution of CLOCK_MONOTONIC in microseconds: a low-resolution
+ * tick's period, 0 with high resolution (or when it cannot be read).
+ */
+static inline long long tick_monotonic_res_us(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC, &res))
+		return 0;
+	return (res.tv_sec * NSEC_PER_SEC + res.tv_nsec) / 1000;
+}
+
 /* @ns nanoseconds as a timespec. */
 static inline struct timespec tick_ns_to_ts(long long ns)
 {
