@@ -47,14 +47,10 @@ bench_probe_build() {
 	done
 }
 
-# The bench kernel of a row: the probe's for microbench, else the matrix's.
+# The bench kernel of a row: the matrix's build with the probe in it.
 bench_obj() {
-	local metric=$1 entry=$2 flavour=$3 build
-	build=$(entry_field "$entry" build)
-	case "$metric" in
-	microbench) echo "$BENCH_PROBE/obj/$flavour-$build" ;;
-	*) echo "$B/obj/$flavour-$build" ;;
-	esac
+	local entry=$2 flavour=$3
+	echo "$BENCH_PROBE/obj/$flavour-$(entry_field "$entry" build)"
 }
 
 # Boot ENTRY of FLAVOUR for METRIC in bench MODE; prints the log path.
@@ -72,27 +68,29 @@ bench_boot() {
 	obj=$(bench_obj "$metric" "$entry" "$flavour")
 	log=$B/bench/logs/$flavour-$metric-$entry-$round.log
 	append="console=$(board_console "$board") panic=-1 ${cmdline//,/ }"
-	[ "$metric" = microbench ] && append="$append tick_bench"
+	# The probe times its hot paths in the microbench row, counts device
+	# writes and IPIs in the others.
+	if [ "$metric" = microbench ]; then
+		append="$append tick_bench"
+	else
+		append="$append tick_count"
+	fi
 	append="$append th.tests=$mode th.expect=$expect th.idle=$idle"
 	boot_qemu "$log" "$board" "$obj" "$cpu" "$smp" 600 "$append" || true
 	echo "$log"
 }
 
-# Why a bench boot does not count (nothing when it ended cleanly: no
-# kernel splat, tick-assert passed, the guest finished with its KTAP whole).
+# Why a bench boot does not count: the first of the reasons the matrix's
+# judge (judge_log) gives, KUnit aside (the bench kernels are the matrix's
+# with the probe; their suites are judged in make check).  Nothing when the
+# boot would pass as a matrix entry.
 bench_unclean() {
-	local log=$1 splat
+	local log=$1
 	if [ ! -s "$log" ]; then
 		echo "no console output"
-	elif splat=$(log_splats "$log" | head -n 1) && [ -n "$splat" ]; then
-		echo "kernel splat: $splat"
-	elif ! log_clean "$log" | grep -q '^ok 1 tick-assert'; then
-		echo "tick-assert did not pass: $(log_clean "$log" | grep -m 1 '^    not ok')"
-	elif ! log_clean "$log" | grep -q '^TH-DONE'; then
-		echo "the guest did not finish"
-	else
-		log_clean "$log" | sed -n '/^TH-INIT/,/^TH-DONE/p' | guest_plan_check | head -n 1
+		return 0
 	fi
+	judge_log "$log" no "$B/bench/judge" - | head -n 1
 }
 
 # Mean per-CPU timer interrupt rate from a log's tick-rate line.
@@ -134,6 +132,21 @@ bench_overshoot() {
 		END { for (us in n) printf "sleep-%dus-median-us %.1f\nsleep-%dus-p99-us %.1f\n", us, m[us] / n[us], us, p[us] / n[us] }'
 }
 
+# The probe's device counts (tick-assert's tick-count lines, bench kernels
+# booted with tick_count): device writes (every tick device and the
+# broadcast device together, then the broadcast device's alone) and
+# broadcast IPIs, per CPU-second of the idle interval and per sleep of each
+# length; hrtimer's hangs and retries and the broadcast device's
+# min_delta_ns after the sleepers; from the first tick-assert of the boot.
+bench_counts() {
+	log_clean "$1" | sed -n 's/^    # tick-count: //p' | awk '
+		# The first tick-assert only: the end one comes after the tests.
+		seen[$1 " " $2]++ { next }
+		$1 == "idle" { printf "idle-writes-per-cpu-s %s\nidle-bc-writes-per-cpu-s %s\nidle-ipis-per-cpu-s %s\nidle-early-per-cpu-s %s\n", $3 + $5, $5, $7, $9 }
+		$1 == "sleep" { printf "sleep-%dus-writes %s\nsleep-%dus-bc-writes %s\nsleep-%dus-ipis %s\nsleep-%dus-early %s\n", $2, $5 + $7, $2, $7, $2, $9, $2, $11 }
+		$1 == "after" { printf "nr-hangs %s\nnr-retries %s\n", $5, $7; if ($9 >= 0) printf "bc-min-delta-ns %s\n", $9 }'
+}
+
 # The nohz-full selftest's rate on its busy nohz_full CPU.
 bench_busy_rate() {
 	log_clean "$1" |
@@ -152,7 +165,7 @@ bench_figures() {
 	cyclictest) bench_latency "$2"; bench_overshoot "$2" ;;
 	microbench) bench_probe "$2" ;;
 	busy-tick) bench_busy_rate "$2"; bench_overshoot "$2" ;;
-	*) bench_rate "$2"; bench_overshoot "$2" ;;
+	*) bench_rate "$2"; bench_overshoot "$2"; bench_counts "$2" ;;
 	esac
 }
 
@@ -178,7 +191,7 @@ bench_builds() {
 }
 
 bench_main() {
-	local metric entry mode idle round flavour log b
+	local metric entry mode idle round flavour log b rc=0
 	deps_install
 	tree_prepare
 	initramfs_all all
@@ -186,7 +199,7 @@ bench_main() {
 		build_kernel "$b" upstream
 		build_kernel "$b" ours
 	done
-	for b in $(bench_builds '^microbench$'); do
+	for b in $(bench_builds .); do
 		bench_probe_build "$b"
 	done
 	rm -rf "$B/bench"
@@ -203,7 +216,29 @@ bench_main() {
 		done < <(bench_rows)
 	done
 	bench_text >"$B/bench/text"
-	bench_table
+	bench_table >"$B/bench/table" || rc=$?
+	cat "$B/bench/table"
+	bench_page >"$B/bench/bench.md"
+	echo "bench: $B/bench/bench.md, the page for docs/bench/ (copy it whole)"
+	return "$rc"
+}
+
+# The run as a page of its own, headed by what it was measured on, so that
+# docs/bench/ holds make bench's output rather than tables pasted by hand.
+bench_page() {
+	local commit
+	commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	git -C "$TOP" diff --quiet HEAD 2>/dev/null || commit="$commit with uncommitted changes"
+	echo "# make bench, $(date -u +%F)"
+	echo
+	echo "Written by \`make bench\` (\`bench_page\` in \`harness/lib-bench.sh\`), not by hand:"
+	echo "commit $commit, base linux-source-6.12 $(base_version), $BENCH_ROUNDS rounds,"
+	echo "rows \`${TH_BENCH_ONLY:-all}\`, $(nproc) cores, QEMU $(qemu-system-x86_64 --version |
+		sed -n '1s/.*version \([^ ]*\).*/\1/p'). What each figure means: [docs/bench.md](../bench.md)."
+	echo
+	echo '```'
+	cat "$B/bench/table"
+	echo '```'
 }
 
 # Record one boot: build/bench/boots gets "round flavour metric entry
@@ -298,6 +333,7 @@ bench_table() {
 	done
 	bench_json >"$B/bench/bench.json"
 	bench_plot
+	base_said
 	echo "bench: $B/bench/bench.json, $B/bench/bench.png"
 	grep -q ' dropped .* kernel splat' "$B/bench/boots" && bad=1
 	[ -n "$(bench_missing)" ] && { echo "bench: figures without a clean round:"; bench_missing; bad=1; }

@@ -284,12 +284,13 @@ initramfs_build() {
 	done
 	kselftest_install "$flav" "$cc" "$root"
 	for tool in tick-assert tick-watch; do
-		"$cc" -static -O2 -Wall -Wno-format-truncation -o "$root/bin/$tool" \
+		"$cc" -static -O2 -Wall -Wno-format-truncation -I "$st/timers" -o "$root/bin/$tool" \
 			"$H/guest/$tool.c" -lpthread || die "cannot build $tool for $flav"
 	done
 	[ "$flav" = x86_64 ] && userspace_add_host_tools "$root"
 	install -m 755 "$H/guest/init" "$root/init"
-	cp "$H/guest/selftests" "$H/guest/xfail" "$H/guest/retry" "$H/guest/may-skip" "$root/etc/"
+	cp "$H/guest/selftests" "$H/guest/xfail" "$H/guest/retry" "$H/guest/may-skip" \
+		"$H/guest/report.sh" "$root/etc/"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
 	mv "$out.tmp" "$out"
 	echo "$hash" >"$out.hash"

@@ -1,33 +1,29 @@
 # shellcheck shell=bash
 # The pass rules tried on purpose (harness/judge-cases): the judge of
 # lib-boot.sh on broken copies of a passing log, and the guest's own
-# report and retry rules (harness/guest/init) on made-up test outputs.
+# report and retry rules (harness/guest/report.sh) on made-up test outputs.
 
 # The lines of harness/judge-cases of one kind, without the kind.
 judge_cases() {
 	sed -n "s/^$1|//p" "$H/judge-cases"
 }
 
-# init_functions DIR NAME...: the named functions of the guest's /init,
-# reading their /etc files and /proc/cpuinfo from DIR instead.
-init_functions() {
-	local dir=$1 name
-	shift
-	for name in "$@"; do
-		sed -n "/^$name() {/,/^}/p" "$H/guest/init"
-	done | sed -e "s|/etc/|$dir/etc/|g" -e "s|/proc/cpuinfo|$dir/cpuinfo|g"
+# guest_verdict DIR COMMAND: COMMAND run by sh with the guest's verdict
+# rules (harness/guest/report.sh) reading their etc/ and proc/cpuinfo from DIR.
+guest_verdict() {
+	TH_ROOT=$1 sh -c ". '$H/guest/report.sh'; $2"
 }
 
 # The guest files a report case sets up in DIR: /etc/xfail, /etc/may-skip,
 # a cpuinfo with CPUS processors; and the test's output in DIR/out.
 report_setup() {
 	local dir=$1 test=$2 xfail=$3 cpus=$4 skip=$5 plan=$6 ran=$7 failed=$8 last=$9 i
-	mkdir -p "$dir/etc"
+	mkdir -p "$dir/etc" "$dir/proc"
 	: >"$dir/etc/xfail"
 	: >"$dir/etc/may-skip"
 	[ "$xfail" = - ] || echo "$test ${xfail//+/ }" >"$dir/etc/xfail"
 	[ "$skip" = - ] || echo "$test cpus=$skip" >"$dir/etc/may-skip"
-	for ((i = 0; i < cpus; i++)); do echo "processor : $i"; done >"$dir/cpuinfo"
+	for ((i = 0; i < cpus; i++)); do echo "processor : $i"; done >"$dir/proc/cpuinfo"
 	{
 		echo "# TAP version 13"
 		echo "# 1..$plan"
@@ -92,8 +88,7 @@ judge_report_cases() {
 		read -r plan ran failed last <<<"$output"
 		rm -rf "$dir"
 		report_setup "$dir" "$test" "$xfail" "$cpus" "$skip" "$plan" "$ran" "$failed" "$last"
-		line=$(sh -c "$(init_functions "$dir" xfail_cases may_skip case_results all_cases_ran report)
-			report 1 '$test' $rc '$dir/out'")
+		line=$(guest_verdict "$dir" "report 1 '$test' $rc '$dir/out'")
 		echo "$line" | grep -qE -e "$want" && ok=yes || ok=no
 		judge_verdict "$ok" "$name" "$rule" "$line"
 	done < <(judge_cases report)
@@ -107,8 +102,7 @@ judge_retry_cases() {
 		mkdir -p "$dir/etc"
 		cp "$H/guest/retry" "$dir/etc/retry"
 		printf '%b\n' "$output" | sed 's/^/# /' >"$dir/out"
-		seen=$(sh -c "$(init_functions "$dir" retry_patterns retry_allowed)
-			retry_allowed '$test' '$dir/out' && echo retry || echo stop")
+		seen=$(guest_verdict "$dir" "retry_allowed '$test' '$dir/out' && echo retry || echo stop")
 		[ "$seen" = "$want" ] && ok=yes || ok=no
 		judge_verdict "$ok" "$name" "$rule" "$test: $seen after \"${output%%\\n*}\""
 	done < <(judge_cases retry)
@@ -118,11 +112,25 @@ judge_retry_cases() {
 judge_runner_cases() {
 	local name rule want line seen ok
 	while IFS='|' read -r name rule want line; do
-		seen=$(sh -c "$(init_functions "$B/judge" runner_rc)
-			runner_rc '$line'")
+		seen=$(guest_verdict "$B/judge" "runner_rc '$line'")
 		[ "$seen" = "$want" ] && ok=yes || ok=no
 		judge_verdict "$ok" "$name" "$rule" "exit $seen from \"$line\""
 	done < <(judge_cases runner)
+}
+
+# judge_base_cases: the base pin (lib-tree.sh's base_check) given a
+# version and a TH_ACCEPT_BASE ("=" stands for the pinned version, "-" for
+# none): "ok", or the first line of its refusal.
+judge_base_cases() {
+	local name rule want ver accept seen ok
+	while IFS='|' read -r name rule want ver accept; do
+		[ "$ver" = = ] && ver=$BASE_PINNED
+		[ "$accept" = - ] && accept=""
+		seen=$( (TH_ACCEPT_BASE=$accept base_check "$ver" >/dev/null 2>&1 && echo ok) ||
+			TH_ACCEPT_BASE=$accept base_check "$ver" 2>&1 | grep -m 1 'error')
+		echo "$seen" | grep -qE -e "$want" && ok=yes || ok=no
+		judge_verdict "$ok" "$name" "$rule" "base $ver: $seen"
+	done < <(judge_cases base)
 }
 
 # judge_kunitpy_cases: the kunit.py entry's judge on broken copies of its
@@ -139,6 +147,28 @@ judge_kunitpy_cases() {
 	judge_mutations kunitpy "$B/logs/ours/$JUDGE_KUNITPY_ENTRY.log" judge_kunitpy_log "$obj"
 }
 
+# judge_timer_list_cases LOG: check-upstream's comparison, given LOG as
+# both kernels' log of the entry a case names, one copy broken.
+judge_timer_list_cases() {
+	local base=$1 dir=$B/judge/tl name rule want entry side script seen ok
+	while IFS='|' read -r name rule want entry side script; do
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		touch -d '-1 hour' "$dir/start"
+		tr -d '\r' <"$base" >"$dir/up.log"
+		tr -d '\r' <"$base" | sed -e "$script" >"$dir/ours.log"
+		[ "$side" = stale ] && touch -d '-2 hours' "$dir/up.log"
+		seen=$(timer_list_differ "$entry" "$dir/up.log" "$dir/ours.log" "$dir/start" |
+			tr '\n' ' ')
+		if [ "$want" = - ]; then
+			[ -z "$seen" ] && ok=yes || ok=no
+		else
+			echo "$seen" | grep -qE -e "$want" && ok=yes || ok=no
+		fi
+		judge_verdict "$ok" "$name" "$rule" "$entry: ${seen:-alike}"
+	done < <(judge_cases tl)
+}
+
 # judge_selftest ENTRY: every case of harness/judge-cases, the log ones on
 # ENTRY's log, which must have passed (a failing log proves nothing).
 judge_selftest() {
@@ -152,9 +182,11 @@ judge_selftest() {
 	else
 		judge_mutations log "$B/logs/ours/$entry.log" judge_boot_log yes "$obj"
 		judge_mutations logfast "$B/logs/ours/$entry.log" judge_boot_log fast "$obj"
+		judge_timer_list_cases "$B/logs/ours/$entry.log"
 	fi
 	judge_report_cases
 	judge_retry_cases
 	judge_runner_cases
+	judge_base_cases
 	judge_kunitpy_cases
 }

@@ -86,8 +86,12 @@ series_main() {
 		[ "$subject" = - ] || series_commit "$repo" "$subject"
 	done < <(table "$H/series")
 
-	git -C "$repo" format-patch -q -o "$out" base..HEAD
+	git -C "$repo" -c user.name="${SERIES_AUTHOR% <*}" \
+		-c user.email="$(echo "$SERIES_AUTHOR" | sed 's/.*<\(.*\)>/\1/')" \
+		format-patch -q --cover-letter -o "$out" base..HEAD
+	series_cover_letter "$out/0000-cover-letter.patch"
 	local rc=0
+	series_git_am "$repo" "$out" || rc=1
 	series_checkpatch "$out" || rc=1
 	series_maintainers "$out" || rc=1
 	series_kerneldoc || rc=1
@@ -95,6 +99,65 @@ series_main() {
 	series_sparse || rc=1
 	series_bisect "$out" || rc=1
 	return "$rc"
+}
+
+# The bench lines of the cover letter: the idle interrupt and text ratios
+# of the last make bench in this build/, or where the last figures are.
+series_bench_lines() {
+	local stats=$B/bench/stats
+	if [ ! -s "$stats" ]; then
+		echo "Figures: docs/bench.md of the harness (make bench, ours against 6.12 in one run)."
+		return 0
+	fi
+	echo "make bench of $(date -u -r "$stats" +%F), ours against 6.12 in the same run"
+	echo "(median of the clean rounds; lower is better):"
+	awk '$3 == "irq-per-cpu-s" { m[$2 " " $4] = $6; e[$2] = 1 }
+		END { for (x in e) if (m[x " upstream"] > 0)
+			printf " - idle timer interrupts per CPU per second, %s: %.2f vs %.2f (%.2fx)\n",
+				x, m[x " ours"], m[x " upstream"], m[x " ours"] / m[x " upstream"] }' \
+		"$stats" | sort
+	awk '$2 ~ /^total-/ && $3 > 0 { printf " - %s text, %s: %d vs %d bytes (%.2fx)\n", $2, $1, $4, $3, $4 / $3 }' \
+		"$B/bench/text" 2>/dev/null
+}
+
+# series_cover_letter FILE: format-patch's cover letter with harness/cover-letter's
+# subject and text, and the bench lines.
+series_cover_letter() {
+	local f=$1 subject body
+	subject=$(sed -n 's/^Subject: //p' "$H/cover-letter" | head -n 1)
+	body=$(awk 'text && !/^#/ { print } /^Subject: / { text = 1 }' "$H/cover-letter"
+		echo
+		series_bench_lines)
+	awk -v subject="$subject" -v body="$body" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+		/^\*\*\* BLURB HERE \*\*\*$/ { print body; next }
+		{ print }' "$f" >"$f.new"
+	mv -f "$f.new" "$f"
+}
+
+# The patches of DIR without the cover letter, in order.
+series_patches() {
+	find "$1" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+}
+
+# series_git_am REPO DIR: the patches of DIR applied with git am to the
+# pristine base of REPO give REPO's tree, byte for byte.
+series_git_am() {
+	local repo=$1 out=$2 am=$B/series/am
+	rm -rf "$am"
+	git clone -q "$repo" "$am"
+	git -C "$am" checkout -q -b am base
+	# shellcheck disable=SC2046 # patch names have no spaces
+	if ! git -C "$am" -c user.name=am -c user.email=am@localhost \
+		am -q $(series_patches "$out") 2>/dev/null; then
+		echo "series: git am on the pristine base failed"
+		return 1
+	fi
+	if [ "$(git -C "$am" rev-parse 'HEAD^{tree}')" != "$(git -C "$repo" rev-parse 'HEAD^{tree}')" ]; then
+		echo "series: git am on the pristine base gives another tree"
+		return 1
+	fi
+	echo "series: the patches apply with git am on the pristine base ($(base_version))"
 }
 
 # The build every patch of the series must pass on its own: entry 1's kernel.
@@ -110,7 +173,7 @@ series_bisect() {
 	[ "$frags" = - ] && frags=""
 	rm -rf "$tree"
 	cp -al "$UPSTREAM" "$tree"
-	for p in "$out"/*.patch; do
+	for p in $(series_patches "$out"); do
 		n=$((n + 1))
 		log=$B/series/build-$(basename "$p" .patch).log
 		patch -s -p1 -d "$tree" --no-backup-if-mismatch <"$p" || {
@@ -147,7 +210,7 @@ SERIES_MAINTAINER=${SERIES_MAINTAINER%>}
 # our tree (whose MAINTAINERS has our entries), names us.
 series_maintainers() {
 	local out=$1 p n=0 bad=0
-	for p in "$out"/*.patch; do
+	for p in $(series_patches "$out"); do
 		n=$((n + 1))
 		(cd "$OURS" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
 			--no-rolestats "$p" 2>&1) | grep -qF "<$SERIES_MAINTAINER>" && continue
@@ -254,8 +317,8 @@ series_sparse() {
 
 series_checkpatch() {
 	local out=$1 n errors=0 warnings=0 checks=0 p report
-	n=$(find "$out" -name '*.patch' | wc -l)
-	for p in "$out"/*.patch; do
+	n=$(series_patches "$out" | wc -l)
+	for p in $(series_patches "$out"); do
 		[ -f "$p" ] || continue
 		report=$(cd "$UPSTREAM" && scripts/checkpatch.pl --strict --terse \
 			--no-summary "$p" || true)

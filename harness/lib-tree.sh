@@ -12,9 +12,34 @@ base_version() {
 		stat -c %Y "$TARBALL"
 }
 
+# The base every figure in docs/ and ../shared/FACTS.md was measured on.
+BASE_PINNED=$(cat "$H/base-version")
+
+# A base other than the pinned one changes what is measured, silently: it is
+# refused unless TH_ACCEPT_BASE names it.
+base_check() {
+	local ver=$1
+	[ "$ver" = "$BASE_PINNED" ] && return 0
+	if [ "${TH_ACCEPT_BASE:-}" = "$ver" ]; then
+		say "base linux-source-6.12 $ver accepted (TH_ACCEPT_BASE); pinned: $BASE_PINNED"
+		return 0
+	fi
+	die "base linux-source-6.12 is $ver, but the figures were measured on $BASE_PINNED
+  (harness/base-version). Install that one (apt-get install linux-source-6.12=$BASE_PINNED),
+  or accept this one for a run with TH_ACCEPT_BASE=$ver and, to keep it, write it to
+  harness/base-version and measure again (make check-upstream, make bench)."
+}
+
+# The line make check and make bench print above their totals.
+base_said() {
+	echo "base: linux-source-6.12 $(base_version)$([ "$(base_version)" = "$BASE_PINNED" ] ||
+		echo " (accepted; pinned $BASE_PINNED)")"
+}
+
 tree_unpack_base() {
 	local ver
 	ver=$(base_version)
+	base_check "$ver"
 	if [ -f "$UPSTREAM/.th-version" ] &&
 	   [ "$(cat "$UPSTREAM/.th-version")" = "$ver" ]; then
 		return 0

@@ -200,7 +200,7 @@ VISIBLE_IF_KUNIT irqreturn_t sp804_event_irq(int irq, void *dev_id)
 	if (!(readl(ev->base + ev->regs->mis) & 1))
 		return IRQ_NONE;
 	sp804_set(ev, ev->regs->intclr, 1);
-	ev->ced.event_handler(&ev->ced);
+	clockevents_handle_event(&ev->ced);
 	return IRQ_HANDLED;
 }
 EXPORT_SYMBOL_IF_KUNIT(sp804_event_irq);

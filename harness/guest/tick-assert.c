@@ -21,15 +21,17 @@
  *   rate=relay:N    the same, except that the busiest CPU (the one taking
  *                   the broadcast interrupt, which sends every other CPU its
  *                   events by IPI) may take the other CPUs' rates on top
- *   rate=keeper:N   nohz_full: the busiest CPU keeps time for the nohz_full
- *                   CPUs, so its tick never stops: at least HZ/s - 5 % (HZ
- *                   from CLOCK_MONOTONIC_COARSE's resolution), and it is
- *                   not a nohz_full CPU; every
+ *   rate=keeper:N:MAX  nohz_full: the busiest CPU keeps time for the
+ *                   nohz_full CPUs, so its tick never stops: at least
+ *                   HZ/s - 5 % (HZ from CLOCK_MONOTONIC_COARSE's
+ *                   resolution), at most MAX/s, and it is not a nohz_full
+ *                   CPU; every
  *                   other CPU as idle:N, the nohz_full ones with no floor
  *   ceiling=0       rate=idle:N and relay:N judge the floor only (the last
  *                   check: what the selftests leave running raises the
  *                   idle rate near bounds made from the boot's quiet
- *                   window, e.g. arm-vexpress 17.8/s against 18)
+ *                   window, e.g. arm-vexpress 17.8/s against 18);
+ *                   rate=hz:N holds from 85 % of N (END_HZ_FLOOR)
  *   nohzfull=LIST   /sys/devices/system/cpu/nohz_full reads LIST
  *   idle=S          length of the idle interval in seconds (default 10)
  *   cs=NAME:N       N clocksources named NAME are registered (a driver that
@@ -56,6 +58,9 @@
  *   bcmask=1        while they sleep (and after, idle, up to 2000 samples),
  *                   some sample of /proc/timer_list shows a CPU in
  *                   tick_broadcast_oneshot_mask (deep idle on the broadcast)
+ *   early=N         the devices of /proc/timer_list counted at most N early
+ *                   events between them (ours prints " early events:" for a
+ *                   device that fired before its time; 6.12 never does)
  *   clockagree=MS   the printk clock (local_clock()) and CLOCK_MONOTONIC
  *                   differ by at most MS milliseconds (early jiffies that
  *                   ran too fast or too slow would leave them apart)
@@ -88,6 +93,8 @@
 #include <fcntl.h>
 #include <sys/klog.h>
 #include <unistd.h>
+
+#include "tick-util.h"
 
 #define MAX_CPUS 64
 /* An idle CPU still wakes for timekeeping and housekeeping timers. */
@@ -163,23 +170,10 @@ static void chomp(char *s)
 
 static void read_online_cpus(void)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	char buf[256], *p;
-
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		perror("cpu/online");
+	nr_online = tick_read_cpulist("/sys/devices/system/cpu/online", online, MAX_CPUS);
+	if (nr_online <= 0) {
+		fprintf(stderr, "cannot read /sys/devices/system/cpu/online\n");
 		exit(2);
-	}
-	fclose(f);
-	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
-		int lo, hi;
-
-		if (sscanf(p, "%d-%d", &lo, &hi) != 2)
-			hi = lo = atoi(p);
-		for (; lo <= hi && lo < MAX_CPUS; lo++) {
-			online[lo] = 1;
-			nr_online++;
-		}
 	}
 }
 
@@ -354,47 +348,19 @@ static const char *mode_name(int mode)
 	return mode == 0 ? "periodic" : mode == 1 ? "oneshot" : "unknown";
 }
 
-static int is_timer_row(const char *label, const char *desc)
-{
-	static const char *const keys[] = { "timer", "Timer", "twd", "hpet" };
-	size_t i;
-
-	if (!strcmp(label, "LOC"))
-		return 1;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strstr(desc, keys[i]))
-			return 1;
-	return 0;
-}
-
-static int add_timer_row(struct irq_row *row, void *arg)
-{
-	unsigned long long *sum = arg;
-	int cpu;
-
-	if (row->complete && is_timer_row(row->label, row->desc))
-		for (cpu = 0; cpu < MAX_CPUS; cpu++)
-			sum[cpu] += row->count[cpu];
-	return 0;
-}
-
-/* Sum the timer interrupt rows of /proc/interrupts per CPU. */
+/* The timer interrupts of each CPU so far (tick-util.h's rows). */
 static int read_timer_irqs(unsigned long long *sum)
 {
-	memset(sum, 0, sizeof(*sum) * MAX_CPUS);
-	return for_each_irq_row("/proc/interrupts", add_timer_row, sum);
+	int has_col[MAX_CPUS];
+
+	return tick_read_timer_irqs(sum, has_col, MAX_CPUS);
 }
 
 static double now_seconds(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return tick_now_ns() / 1e9;
 }
 
-
-/* The whole kernel log buffer as text, or NULL (reported as a failed case). */
 static char *read_kernel_log(void)
 {
 	int size = klogctl(10, NULL, 0), len;
@@ -728,6 +694,77 @@ static int broadcast_oneshot_busy(void)
 	return busy;
 }
 
+/*
+ * make bench's device counts, from the probe harness/microbench/tick_bench.c
+ * puts into its kernels (boot option tick_count): writes to the CPUs' tick
+ * devices and to the broadcast device, and broadcast IPIs, since the probe
+ * started.  ok is 0 without /proc/tick_count (every matrix kernel).
+ */
+struct tick_count {
+	int ok;
+	long long cpu_writes, bc_writes, ipis, early;
+};
+
+static void read_tick_count(struct tick_count *c)
+{
+	FILE *f = fopen("/proc/tick_count", "r");
+	long long n;
+	int cpu;
+
+	memset(c, 0, sizeof(*c));
+	if (!f)
+		return;
+	c->ok = fscanf(f, "bc=%lld ipi=%lld early=%lld", &c->bc_writes, &c->ipis,
+		       &c->early) == 3;
+	while (fscanf(f, " cpu%d=%lld", &cpu, &n) == 2)
+		c->cpu_writes += n;
+	fclose(f);
+}
+
+/* One line for make bench: the counts since @a, divided by @per @unit. */
+static void report_tick_count(const char *what, const struct tick_count *a, double per,
+			      const char *unit)
+{
+	struct tick_count b;
+
+	read_tick_count(&b);
+	if (!a->ok || !b.ok || per <= 0)
+		return;
+	diag("tick-count: %s writes %.3f bc-writes %.3f ipis %.3f early %.3f per %s", what,
+	     (b.cpu_writes - a->cpu_writes) / per, (b.bc_writes - a->bc_writes) / per,
+	     (b.ipis - a->ipis) / per, (b.early - a->early) / per, unit);
+}
+
+/*
+ * After the sleepers, for make bench: hrtimer's hang and retry counts
+ * summed over the CPUs, and the broadcast device's min_delta_ns (raised
+ * when a programming failed), from /proc/timer_list.
+ */
+static void report_hangs(void)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	long long hangs = 0, retries = 0, bc_min = -1, n;
+	char line[512];
+	int in_bc = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " .nr_hangs : %lld", &n) == 1)
+			hangs += n;
+		else if (sscanf(line, " .nr_retries : %lld", &n) == 1)
+			retries += n;
+		else if (!strncmp(line, "Broadcast device", 16))
+			in_bc = 1;
+		else if (!strncmp(line, "Tick Device:", 12))
+			in_bc = 0;
+		else if (in_bc && bc_min < 0 && sscanf(line, " min_delta_ns: %lld", &n) == 1)
+			bc_min = n;
+	}
+	if (f)
+		fclose(f);
+	diag("tick-count: after the sleepers nr_hangs %lld nr_retries %lld bc-min-delta-ns %lld",
+	     hangs, retries, bc_min);
+}
+
 /* bcmask=: how many /proc/timer_list samples at most (about 3 ms apart). */
 #define MASK_SAMPLES	2000
 
@@ -736,9 +773,11 @@ static void check_sleepers(const char *spec, int want_mask)
 	/* Fresh each time: a sleeper abandoned on a silent CPU may still write. */
 	struct sleeper *sl = calloc(MAX_CPUS, sizeof(*sl));
 	double start = now_seconds(), deadline;
+	struct tick_count count;
 	long long med_max;
 	long us;
-	int cpu, samples = 0, busy = 0;
+	int cpu, samples = 0, busy = 0, sleeps = 0;
+	char what[32];
 
 	if (!sl) {
 		result(0, "allocate the sleepers");
@@ -748,6 +787,7 @@ static void check_sleepers(const char *spec, int want_mask)
 		result(0, "sleep=%s: expected US:MEDIAN_US", spec ? spec : "");
 		return;
 	}
+	read_tick_count(&count);
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		if (!online[cpu])
 			continue;
@@ -777,6 +817,11 @@ static void check_sleepers(const char *spec, int want_mask)
 		}
 		nanosleep(&d, NULL);
 	}
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (online[cpu] && sl[cpu].cpu >= 0)
+			sleeps += sl[cpu].done;
+	snprintf(what, sizeof(what), "sleep %ld us", us);
+	report_tick_count(what, &count, sleeps, "sleep");
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		if (!online[cpu] || sl[cpu].cpu < 0)
 			continue;
@@ -802,20 +847,6 @@ static void check_sleepers(const char *spec, int want_mask)
 	if (want_mask)
 		result(busy, "a CPU was in tick_broadcast_oneshot_mask in %s of %d samples",
 		       busy ? "some" : "none", samples);
-}
-
-/* How many CPUs are possible (skew_tick spreads the ticks over them). */
-static int possible_cpus(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
-	int lo = 0, hi = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d-%d", &lo, &hi) < 2)
-		hi = lo;
-	fclose(f);
-	return hi + 1;
 }
 
 /*
@@ -852,7 +883,8 @@ static void read_tick_expiries(unsigned long long *exp)
 static void check_tick_grid(const char *spec)
 {
 	unsigned long long exp[MAX_CPUS], period;
-	int skew, cpu, tries, npos = possible_cpus();
+	int skew, cpu, tries, pos[MAX_CPUS];
+	int npos = tick_read_cpulist("/sys/devices/system/cpu/possible", pos, MAX_CPUS);
 
 	if (sscanf(spec, "%llu:%d", &period, &skew) != 2 || !period || npos < 1) {
 		result(0, "tickgrid=%s: expected PERIOD_NS:0|1", spec);
@@ -881,22 +913,13 @@ static void check_tick_grid(const char *spec)
 	}
 }
 
-/* CPUs listed in the cpulist @list ("2-3", "1,3"; "" or "(null)" for none). */
-static int cpulist_has(const char *list, int cpu)
+/* Is @cpu one of the nohz_full CPUs? */
+static int is_nohz_full(int cpu)
 {
-	const char *p = list;
+	int full[MAX_CPUS];
 
-	while (*p >= '0' && *p <= '9') {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
-		if (cpu >= lo && cpu <= hi)
-			return 1;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return 0;
+	return tick_read_cpulist("/sys/devices/system/cpu/nohz_full", full, MAX_CPUS) > 0 &&
+	       cpu < MAX_CPUS && full[cpu];
 }
 
 /* /sys/devices/system/cpu/nohz_full, newline stripped; "" if absent. */
@@ -913,35 +936,43 @@ static void read_nohz_full(char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* The timekeeper of nohz_full CPUs: a housekeeping CPU that ticks at HZ. */
-static void check_keeper_rate(int cpu, double rate, double dt)
+/*
+ * The timekeeper of nohz_full CPUs: a housekeeping CPU that ticks at HZ,
+ * at most @max/s: its other timers come on top, and an emulated local
+ * timer that runs faster than its calibration (vexpress's TWD under TCG,
+ * in 6.12 as in ours) fires early and takes a second interrupt for most
+ * events (2 x HZ there), so the entry gives the ceiling.
+ */
+static void check_keeper_rate(int cpu, double rate, double dt, double max)
 {
-	struct timespec res;
+	double hz = tick_hz();
 	char full[128];
-	double hz = 0;
 
-	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && res.tv_nsec)
-		hz = 1e9 / res.tv_nsec;
 	read_nohz_full(full, sizeof(full));
-	/*
-	 * No upper bound: its other timers come on top, and an emulated
-	 * local timer that runs faster than its calibration (vexpress's
-	 * TWD under TCG, in 6.12 as in ours) fires early and takes a second
-	 * interrupt for most events: 2-2.5 x HZ there.
-	 */
-	result(rate >= hz * 0.95,
-	       "cpu%d (timekeeper) tick rate %.1f/s over %.1f s, expected at least %.0f/s (HZ - 5 %%)",
-	       cpu, rate, dt, hz * 0.95);
-	result(!cpulist_has(full, cpu), "timekeeper cpu%d is not in nohz_full '%s'", cpu, full);
+	result(rate >= hz * 0.95 && rate <= max,
+	       "cpu%d (timekeeper) tick rate %.1f/s over %.1f s, expected between %.0f/s (HZ - 5 %%) and %.0f/s",
+	       cpu, rate, dt, hz * 0.95, max);
+	result(!is_nohz_full(cpu), "timekeeper cpu%d is not in nohz_full '%s'", cpu, full);
 }
+
+/*
+ * A periodic tick measured again after the selftests (ceiling=0) is held to
+ * this share of HZ from below: a dead or halved tick still fails, but not the
+ * ticks both kernels drop after minutes of tests.  x86-periodic's timing-cs
+ * tier (clocksource=hpet, 340 s of tests) ends at 232.2 and 232.8/s on 6.12
+ * and 234.6 and 234.8/s on ours (250.9 and 251.2/s at boot), with no sleep
+ * over 6.5 ms late, in a CI run and alone on the machine (2026-12-07).
+ */
+#define END_HZ_FLOOR 0.85
 
 static void check_rate(const char *spec, int idle_s, int ceiling, struct idle_probe *pr)
 {
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
 	int periodic, cpu, relay = 0, keeper = 0, relay_cpu = -1;
 	struct timespec ts = { .tv_sec = idle_s };
-	double t0, dt, want, rates[MAX_CPUS], relayed = 0;
-	char line[512], full[128];
+	double t0, dt, want, keeper_max = 0, rates[MAX_CPUS], relayed = 0;
+	char line[512];
+	struct tick_count count;
 	int len = 0;
 
 	if (!spec)
@@ -952,24 +983,25 @@ static void check_rate(const char *spec, int idle_s, int ceiling, struct idle_pr
 		periodic = 0;
 	else if (!strncmp(spec, "relay:", 6))
 		periodic = 0, relay = 1;
-	else if (!strncmp(spec, "keeper:", 7))
-		periodic = 0, keeper = 1;
+	else if (!strncmp(spec, "keeper:", 7) && strchr(spec + 7, ':'))
+		periodic = 0, keeper = 1, keeper_max = atof(strchr(spec + 7, ':') + 1);
 	else {
-		result(0, "rate spec '%s' is not hz:N, idle:N, relay:N or keeper:N", spec);
+		result(0, "rate spec '%s' is not hz:N, idle:N, relay:N or keeper:N:MAX", spec);
 		return;
 	}
 	want = spec ? atof(strchr(spec, ':') + 1) : 0;
-	read_nohz_full(full, sizeof(full));
 	idle_probe_start(pr);
 	if (read_timer_irqs(before)) {
 		result(0, "read /proc/interrupts");
 		return;
 	}
+	read_tick_count(&count);
 	t0 = now_seconds();
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 	dt = now_seconds() - t0;
 	read_timer_irqs(after);
+	report_tick_count("idle", &count, dt * nr_online, "cpu-s");
 	idle_probe_judge(pr, dt);
 
 	/*
@@ -998,7 +1030,7 @@ static void check_rate(const char *spec, int idle_s, int ceiling, struct idle_pr
 		if (!online[cpu])
 			continue;
 		/* An idle nohz_full CPU has no timekeeping to wake for. */
-		if (keeper && cpulist_has(full, cpu))
+		if (keeper && is_nohz_full(cpu))
 			floor = 0;
 		rate = rates[cpu];
 		own = relay && cpu == relay_cpu ? rate - relayed : rate;
@@ -1007,14 +1039,18 @@ static void check_rate(const char *spec, int idle_s, int ceiling, struct idle_pr
 		if (periodic < 0)
 			continue;
 		if (keeper && cpu == relay_cpu) {
-			check_keeper_rate(cpu, rate, dt);
+			check_keeper_rate(cpu, rate, dt, keeper_max);
 			continue;
 		}
 		if (periodic)
-			ok = rate >= want * 0.95 && rate <= want * 1.05;
+			ok = rate >= want * (ceiling ? 0.95 : END_HZ_FLOOR) &&
+			     rate <= want * 1.05;
 		else
 			ok = (own <= want || !ceiling) && rate >= floor;
-		if (periodic || ceiling)
+		if (periodic && !ceiling)
+			result(ok, "cpu%d tick rate %.1f/s over %.1f s, expected %.0f %% to 105 %% of %.0f/s",
+			       cpu, rate, dt, END_HZ_FLOOR * 100, want);
+		else if (periodic || ceiling)
 			result(ok, "cpu%d tick rate %.1f/s (own %.1f/s) over %.1f s, expected %s%.0f/s",
 			       cpu, rate, own, dt, periodic ? "5% around " :
 			       floor ? "between 0.5 and " : "at most ", want);
@@ -1060,6 +1096,28 @@ static void check_clocksources(const char *spec)
 }
 
 /* Timekeeping's clocksource is @want. */
+/* Early events of every device in /proc/timer_list, and their corrections. */
+static void check_early(long long max)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	long long sum = 0, n;
+	char line[512];
+
+	if (!f) {
+		result(0, "/proc/timer_list readable");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " early events: %lld", &n) == 1)
+			sum += n;
+		else if (!strncmp(line, " rate corrected:", 16))
+			diag("%s", strtok(line, "\n"));
+	}
+	fclose(f);
+	result(sum <= max, "%lld early events in /proc/timer_list, expected at most %lld",
+	       sum, max);
+}
+
 static void check_current_clocksource(const char *want)
 {
 	char have[NAME_LEN] = "";
@@ -1149,7 +1207,7 @@ int main(int argc, char **argv)
 {
 	const char *dev = NULL, *mode = NULL, *handler = NULL, *bc = NULL;
 	const char *rate = NULL, *cs = NULL, *clocksource = NULL, *logs[8], *irqinit = NULL, *sleep[4];
-	const char *tickgrid = NULL, *clockagree = NULL, *bcmode = NULL, *errok[8];
+	const char *tickgrid = NULL, *clockagree = NULL, *bcmode = NULL, *errok[8], *early = NULL;
 	const char *nohzfull = NULL;
 	int dummy = -1;
 	int nr_errok = 0;
@@ -1205,6 +1263,8 @@ int main(int argc, char **argv)
 			errok[nr_errok++] = val;
 		else if (!strcmp(argv[i], "clockagree"))
 			clockagree = val;
+		else if (!strcmp(argv[i], "early"))
+			early = val;
 		else if (!strcmp(argv[i], "tickgrid"))
 			tickgrid = val;
 		else if (!strcmp(argv[i], "bcmask"))
@@ -1319,6 +1379,8 @@ int main(int argc, char **argv)
 	check_error_log(errok, nr_errok);
 	if (clockagree)
 		check_clocks_agree(clockagree);
+	if (early)
+		check_early(atoll(early));
 	if (tickgrid)
 		check_tick_grid(tickgrid);
 	if (irqinit)
@@ -1330,6 +1392,8 @@ int main(int argc, char **argv)
 		check_sleepers(sleep[i], i == 0 && bcmask);
 	if (bcmask && !nr_sleep)
 		check_sleepers(NULL, bcmask);
+	if (nr_sleep && !access("/proc/tick_count", R_OK))
+		report_hangs();
 
 	printf("    1..%d\n", case_nr);
 	return failures ? 1 : 0;

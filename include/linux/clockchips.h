@@ -103,6 +103,24 @@ enum clock_event_state {
  * @cpumask:		CPUs the device can serve
  * @list:		entry in the core's device lists
  * @owner:		module that provides the device
+ * @armed_at:		when the event being watched for earliness was armed
+ * @fire_at:		when it should fire; 0 when no event is watched
+ * @freq:		the frequency the conversion (@mult, @shift) is for
+ * @freq_declared:	the frequency the driver gave; corrections stay within
+ *			CE_EARLY_MAX_PPM of it
+ * @nr_early:		events handled before @fire_at, since registration
+ * @nr_rate_fixes:	corrections of @freq made for early events
+ * @nr_rate_refused:	runs of early events beyond what is corrected
+ * @early_run:		early events in a row (the current run)
+ * @early_watch:	watched armings since registration or the driver's
+ *			last frequency (all of the first CE_EARLY_WATCH, then
+ *			one in CE_EARLY_SAMPLE)
+ * @early_top_ppm:	largest shortfall of the run, in parts per million of
+ *			the armed delay
+ * @early_next_ppm:	second largest shortfall of the run
+ *
+ * The early-event fields are the core's (clockevents_note_event()); a
+ * driver leaves them zero.
  */
 struct clock_event_device {
 	void			(*event_handler)(struct clock_event_device *);
@@ -136,6 +154,18 @@ struct clock_event_device {
 	const struct cpumask	*cpumask;
 	struct list_head	list;
 	struct module		*owner;
+
+	ktime_t			armed_at;
+	ktime_t			fire_at;
+	u32			freq;
+	u32			freq_declared;
+	unsigned int		nr_early;
+	unsigned int		nr_rate_fixes;
+	unsigned int		nr_rate_refused;
+	unsigned int		early_run;
+	unsigned int		early_watch;
+	u32			early_top_ppm;
+	u32			early_next_ppm;
 } ____cacheline_aligned;
 
 static inline bool clockevent_state_detached(struct clock_event_device *dev)
@@ -189,6 +219,23 @@ extern void clockevents_config_and_register(struct clock_event_device *dev,
 					    unsigned long max_delta);
 
 extern int clockevents_update_freq(struct clock_event_device *ce, u32 freq);
+extern void clockevents_note_event(struct clock_event_device *dev);
+
+/**
+ * clockevents_handle_event - run a device's event handler from its interrupt
+ * @dev:	the device that fired
+ *
+ * Drivers call this rather than @dev->event_handler directly, so that the
+ * core can judge whether a watched oneshot event came before its time.
+ *
+ * Context: the device's interrupt, interrupts disabled.
+ */
+static inline void clockevents_handle_event(struct clock_event_device *dev)
+{
+	if (dev->fire_at)
+		clockevents_note_event(dev);
+	dev->event_handler(dev);
+}
 
 /**
  * clockevents_calc_mult_shift - set @ce's mult and shift for a frequency

@@ -16,6 +16,7 @@ u64 clockevents_ticks_to_ns(unsigned long ticks, struct clock_event_device *dev,
 			    bool upper);
 unsigned long clockevents_ns_to_ticks(u64 ns, struct clock_event_device *dev);
 int clockevents_parse_name(const char *buf, size_t count, char *name);
+void clockevents_note_event_at(struct clock_event_device *dev, ktime_t now);
 #endif
 
 #endif /* _KERNEL_TIME_CLOCKEVENTS_INTERNAL_H */

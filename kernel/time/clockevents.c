@@ -62,10 +62,30 @@ static DEFINE_MUTEX(clockevents_mutex);
  * is safe.
  */
 #define CE_WARN				KERN_WARNING "clockevents: "
+#define CE_INFO				KERN_INFO "clockevents: "
 
 /* Tries with one min_delta_ns before raising it, or giving up without MIN_ADJUST. */
 #define CE_TRIES_PER_DELTA		3
 #define CE_TRIES_WITHOUT_ADJUST		10
+
+/*
+ * Early events (clockevents_note_event()).  Armings shorter than
+ * CE_EARLY_MIN_SPAN_NS are not judged: there interrupt latency hides the
+ * earliness of a device a few percent fast (and the re-arm for the rest of
+ * an early event is one of those).  An event counts as early when it is
+ * handled more than CE_EARLY_SLACK_NS (or two device ticks) before its
+ * time; CE_EARLY_RUN early events in a row correct the conversion by the
+ * second largest shortfall of the run, up to CE_EARLY_MAX_PPM of the
+ * driver's frequency in all.  Every arming of the first CE_EARLY_WATCH is
+ * watched, then one in CE_EARLY_SAMPLE, so a steady device pays one clock
+ * read per CE_EARLY_SAMPLE interrupts.
+ */
+#define CE_EARLY_MIN_SPAN_NS		NSEC_PER_MSEC
+#define CE_EARLY_SLACK_NS		(5 * NSEC_PER_USEC)
+#define CE_EARLY_RUN			8
+#define CE_EARLY_MAX_PPM		100000
+#define CE_EARLY_WATCH			256
+#define CE_EARLY_SAMPLE			16
 
 /**
  * clockevents_ticks_to_ns - convert a number of device ticks to nanoseconds
@@ -215,6 +235,8 @@ void clockevents_switch_state(struct clock_event_device *dev,
 	if (ce_enter_state(dev, state))
 		return;
 	clockevent_set_state(dev, state);
+	/* Only a oneshot arming is judged for earliness. */
+	dev->fire_at = 0;
 
 	/*
 	 * The oneshot path divides by mult; a driver that left it 0 is buggy.
@@ -323,6 +345,21 @@ static int ce_arm_soonest(struct clock_event_device *dev)
 	}
 }
 
+/* Watch the event just armed @ns after @now, when its turn has come. */
+static void ce_watch_arming(struct clock_event_device *dev, ktime_t now, u64 ns)
+{
+	unsigned int n = dev->early_watch;
+
+	dev->fire_at = 0;
+	if (ns < CE_EARLY_MIN_SPAN_NS)
+		return;
+	dev->early_watch = n + 1 ?: CE_EARLY_WATCH;
+	if (n >= CE_EARLY_WATCH && n % CE_EARLY_SAMPLE)
+		return;
+	dev->armed_at = now;
+	dev->fire_at = ktime_add_ns(now, ns);
+}
+
 /**
  * clockevents_program_event - arm a device for an absolute expiry
  * @dev:	the device, in oneshot state
@@ -340,7 +377,9 @@ static int ce_arm_soonest(struct clock_event_device *dev)
 int clockevents_program_event(struct clock_event_device *dev, ktime_t expires,
 			      bool force)
 {
+	ktime_t now;
 	s64 delta;
+	u64 ns;
 	int err;
 
 	if (WARN_ON_ONCE(ktime_to_ns(expires) < 0))
@@ -366,14 +405,22 @@ int clockevents_program_event(struct clock_event_device *dev, ktime_t expires,
 	if (dev->features & CLOCK_EVT_FEAT_KTIME)
 		return dev->set_next_ktime(expires, dev);
 
-	delta = ktime_sub(expires, ktime_get());
+	now = ktime_get();
+	delta = ktime_sub(expires, now);
 	if (delta > 0) {
-		err = ce_arm_after(dev, clamp_delta(dev, delta));
-		if (!err || !force)
+		ns = clamp_delta(dev, delta);
+		err = ce_arm_after(dev, ns);
+		if (!err) {
+			ce_watch_arming(dev, now, ns);
+			return 0;
+		}
+		if (!force)
 			return err;
 	} else if (!force) {
 		return -ETIME;
 	}
+	/* A forced arming fires at the device's minimum: not judged. */
+	dev->fire_at = 0;
 	return ce_arm_soonest(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(clockevents_program_event);
@@ -568,6 +615,7 @@ VISIBLE_IF_KUNIT int clockevents_config(struct clock_event_device *dev, u32 freq
 	if (!freq)
 		return -EINVAL;
 
+	dev->freq = freq;
 	range_s = div_u64(dev->max_delta_ticks, freq);
 	if (dev->max_delta_ticks > U32_MAX)
 		range_s = min_t(u64, range_s, CE_LONG_RANGE_CAP_S);
@@ -581,6 +629,21 @@ VISIBLE_IF_KUNIT int clockevents_config(struct clock_event_device *dev, u32 freq
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(clockevents_config);
+
+static void ce_end_early_run(struct clock_event_device *dev)
+{
+	dev->early_run = 0;
+	dev->early_top_ppm = 0;
+	dev->early_next_ppm = 0;
+}
+
+/* What the driver says @dev runs at: corrections start again from it. */
+static void ce_declare_freq(struct clock_event_device *dev, u32 freq)
+{
+	dev->freq_declared = freq;
+	ce_end_early_run(dev);
+	dev->early_watch = 0;
+}
 
 /**
  * __clockevents_update_freq - reconfigure a device for a new frequency
@@ -614,6 +677,102 @@ int __clockevents_update_freq(struct clock_event_device *dev, u32 freq)
 }
 EXPORT_SYMBOL_IF_KUNIT(__clockevents_update_freq);
 
+/* Reconfigure @dev for @freq, through the broadcast code when it is its device. */
+static int ce_update_freq(struct clock_event_device *dev, u32 freq)
+{
+	int ret = tick_broadcast_update_freq(dev, freq);
+
+	/* -ENODEV: @dev is not the broadcast device, so it is ours to update. */
+	return ret == -ENODEV ? __clockevents_update_freq(dev, freq) : ret;
+}
+
+/*
+ * Correct @dev's conversion for a device that runs @ppm parts per million
+ * fast: the events it was armed for came that much before their time.
+ * Only ever upwards (an early event proves the device fast; a late one
+ * proves nothing, interrupts are late for many reasons), so corrections
+ * cannot oscillate.  Interrupt latency only shrinks a shortfall, so the
+ * run's second largest (one outlier, say a spurious interrupt, is left
+ * out) is at most what the device really is ahead: none overshoots.
+ * min_delta_ns keeps a raise.
+ */
+static void ce_correct_rate(struct clock_event_device *dev, u32 ppm)
+{
+	u64 ceiling = dev->freq_declared +
+		      div_u64((u64)dev->freq_declared * CE_EARLY_MAX_PPM, USEC_PER_SEC);
+	u64 min_delta = dev->min_delta_ns, freq = U64_MAX;
+
+	if (ppm <= CE_EARLY_MAX_PPM)
+		freq = div_u64((u64)dev->freq * USEC_PER_SEC, USEC_PER_SEC - ppm);
+	if (freq > ceiling || freq > U32_MAX) {
+		if (!dev->nr_rate_refused++)
+			printk_deferred(CE_WARN "%s fires %u ppm early, beyond the %u ppm of %u Hz corrected\n",
+					dev->name, ppm, CE_EARLY_MAX_PPM, dev->freq_declared);
+		return;
+	}
+	if (!dev->nr_rate_fixes++)
+		printk_deferred(CE_INFO "%s fires %u ppm early, converting at %llu Hz instead of %u\n",
+				dev->name, ppm, freq, dev->freq);
+	ce_update_freq(dev, freq);
+	dev->min_delta_ns = max(dev->min_delta_ns, min_delta);
+}
+
+/**
+ * clockevents_note_event_at - judge a watched event handled at @now
+ * @dev:	the device that fired
+ * @now:	CLOCK_MONOTONIC time it is handled at
+ *
+ * Context: the device's interrupt, interrupts disabled.
+ */
+VISIBLE_IF_KUNIT void clockevents_note_event_at(struct clock_event_device *dev, ktime_t now)
+{
+	ktime_t at = dev->fire_at;
+	u64 span = ktime_sub(at, dev->armed_at), slack = CE_EARLY_SLACK_NS;
+	u32 ppm;
+
+	dev->fire_at = 0;
+	if (dev->freq)
+		slack = max_t(u64, slack, div_u64(2 * NSEC_PER_SEC, dev->freq));
+	if (ktime_add_ns(now, slack) >= at || !span) {
+		ce_end_early_run(dev);
+		return;
+	}
+	dev->nr_early++;
+	/* Without the frequency the conversion came from, only counted. */
+	if (!dev->freq)
+		return;
+	/*
+	 * The conversion to ticks truncates, so the device may fire up to one
+	 * tick before @at even at its true rate: leave that tick out, or the
+	 * correction would overshoot by it.  Early means more than two ticks.
+	 */
+	ppm = div64_u64((u64)(ktime_sub(at, now) - div_u64(NSEC_PER_SEC, dev->freq)) *
+			USEC_PER_SEC, span);
+	if (ppm > dev->early_top_ppm)
+		swap(ppm, dev->early_top_ppm);
+	dev->early_next_ppm = max(dev->early_next_ppm, ppm);
+	if (++dev->early_run < CE_EARLY_RUN)
+		return;
+	ppm = dev->early_next_ppm;
+	ce_end_early_run(dev);
+	ce_correct_rate(dev, ppm);
+}
+EXPORT_SYMBOL_IF_KUNIT(clockevents_note_event_at);
+
+/**
+ * clockevents_note_event - judge whether a watched event came early
+ * @dev:	the device that fired, with an event watched (@dev->fire_at)
+ *
+ * Called by clockevents_handle_event().
+ *
+ * Context: the device's interrupt, interrupts disabled.
+ */
+void clockevents_note_event(struct clock_event_device *dev)
+{
+	clockevents_note_event_at(dev, ktime_get());
+}
+EXPORT_SYMBOL_GPL(clockevents_note_event);
+
 /**
  * clockevents_config_and_register - configure a device from its frequency
  *	and register it
@@ -631,6 +790,7 @@ EXPORT_SYMBOL_IF_KUNIT(__clockevents_update_freq);
 void clockevents_config_and_register(struct clock_event_device *dev, u32 freq,
 				     unsigned long min_delta, unsigned long max_delta)
 {
+	ce_declare_freq(dev, freq);
 	dev->max_delta_ticks = max_delta;
 	dev->min_delta_ticks = min_delta;
 	if (clockevents_config(dev, freq)) {
@@ -653,12 +813,10 @@ EXPORT_SYMBOL_GPL(clockevents_config_and_register);
  */
 int clockevents_update_freq(struct clock_event_device *dev, u32 freq)
 {
-	int ret;
-
 	guard(irqsave)();
-	ret = tick_broadcast_update_freq(dev, freq);
-	/* -ENODEV: @dev is not the broadcast device, so it is ours to update. */
-	return ret == -ENODEV ? __clockevents_update_freq(dev, freq) : ret;
+	/* The driver's word replaces any correction made for early events. */
+	ce_declare_freq(dev, freq);
+	return ce_update_freq(dev, freq);
 }
 
 /**

@@ -455,6 +455,176 @@ static void ce_update_freq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.periodic_calls, 2);
 }
 
+/*
+ * Early events.  A mock whose counter runs at @true_hz while the core
+ * converts at its configured rate: an event armed for N ticks is handled
+ * N / @true_hz seconds after the arming, plus @late_ns of interrupt latency.
+ */
+static void mock_fire(struct mock_ce *m, u64 true_hz, u64 late_ns)
+{
+	u64 ns = div64_u64((u64)m->last_ticks * NSEC_PER_SEC, true_hz);
+
+	if (m->ce.fire_at)
+		clockevents_note_event_at(&m->ce, ktime_add_ns(m->ce.armed_at, ns + late_ns));
+}
+
+/* Arm @m @ms milliseconds ahead and let it fire as its counter says. */
+static void mock_arm_fire(struct kunit *test, struct mock_ce *m, u32 ms, u64 true_hz,
+			  u64 late_ns)
+{
+	KUNIT_ASSERT_EQ(test, clockevents_program_event(&m->ce, ktime_add_ms(ktime_get(), ms),
+							false), 0);
+	mock_fire(m, true_hz, late_ns);
+}
+
+/* @n events of 10 ms on a counter running at @true_hz. */
+static void mock_fire_n(struct kunit *test, struct mock_ce *m, int n, u64 true_hz)
+{
+	while (n--)
+		mock_arm_fire(test, m, 10, true_hz, 0);
+}
+
+static void mock_init_declared(struct mock_ce *m, u32 freq)
+{
+	mock_init_oneshot(m, freq, 1, 0xffffffffUL);
+	m->ce.freq_declared = freq;
+}
+
+/* 4 % fast: a run of early events corrects the rate to what it is. */
+static void ce_early_fast_corrected(struct kunit *test)
+{
+	struct mock_ce m;
+
+	mock_init_declared(&m, 1000000);
+	mock_fire_n(test, &m, 8, 1040000);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_early, 8);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 1);
+	KUNIT_EXPECT_GE(test, m.ce.freq, 1039000);
+	KUNIT_EXPECT_LE(test, m.ce.freq, 1040000);
+	KUNIT_EXPECT_EQ(test, m.ce.freq_declared, 1000000);
+	/* Corrected, it fires on time: no early event after. */
+	mock_fire_n(test, &m, 32, 1040000);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_early, 8);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 1);
+}
+
+/* 4 % slow: late is no proof of a rate (interrupts are late for many reasons). */
+static void ce_early_slow_left(struct kunit *test)
+{
+	struct mock_ce m;
+
+	mock_init_declared(&m, 1000000);
+	mock_fire_n(test, &m, 32, 960000);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_early, 0);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 0);
+	KUNIT_EXPECT_EQ(test, m.ce.freq, 1000000);
+}
+
+/*
+ * Bounds: 20 % fast is counted but not corrected; 6 % fast is, and a
+ * further 6 % beyond the 10 % of the declared rate is not.
+ */
+static void ce_early_bounds(struct kunit *test)
+{
+	struct mock_ce m;
+
+	mock_init_declared(&m, 1000000);
+	mock_fire_n(test, &m, 16, 1200000);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_early, 16);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 0);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_refused, 2);
+	KUNIT_EXPECT_EQ(test, m.ce.freq, 1000000);
+
+	mock_init_declared(&m, 1000000);
+	mock_fire_n(test, &m, 8, 1060000);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 1);
+	KUNIT_EXPECT_GE(test, m.ce.freq, 1059000);
+	mock_fire_n(test, &m, 16, 1123600);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 1);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_refused, 2);
+	KUNIT_EXPECT_LE(test, m.ce.freq, 1100000);
+}
+
+/*
+ * Jitter: interrupts up to 300 us late, and early by less than the slack,
+ * or early seven times and then on time: no correction.
+ */
+static void ce_early_jitter(struct kunit *test)
+{
+	struct mock_ce m;
+	int i;
+
+	mock_init_declared(&m, 1000000);
+	for (i = 0; i < 64; i++)
+		mock_arm_fire(test, &m, 10, 1000000, (i * 7919) % 300000);
+	for (i = 0; i < 64; i++)
+		mock_arm_fire(test, &m, 10, 1000300, 0);	/* 3 us early */
+	KUNIT_EXPECT_EQ(test, m.ce.nr_early, 0);
+	for (i = 0; i < 32; i++)
+		mock_arm_fire(test, &m, 10, i % 8 == 7 ? 1000000 : 1040000, 0);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_early, 28);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 0);
+	KUNIT_EXPECT_EQ(test, m.ce.freq, 1000000);
+}
+
+/* Armings under 1 ms are not judged; after the watch, one arming in 16 is. */
+static void ce_early_watch(struct kunit *test)
+{
+	struct mock_ce m;
+	int i, watched = 0;
+
+	mock_init_declared(&m, 1000000);
+	KUNIT_ASSERT_EQ(test, clockevents_program_event(&m.ce, ktime_add_us(ktime_get(), 500),
+							false), 0);
+	KUNIT_EXPECT_EQ(test, m.ce.fire_at, 0);
+	for (i = 0; i < 256; i++)
+		mock_arm_fire(test, &m, 2, 1000000, 0);
+	for (i = 0; i < 160; i++) {
+		KUNIT_ASSERT_EQ(test, clockevents_program_event(&m.ce,
+								ktime_add_ms(ktime_get(), 2),
+								false), 0);
+		watched += m.ce.fire_at != 0;
+	}
+	KUNIT_EXPECT_EQ(test, watched, 10);
+	/* The 417th is watched again; leaving oneshot drops the watch. */
+	KUNIT_ASSERT_EQ(test, clockevents_program_event(&m.ce, ktime_add_ms(ktime_get(), 2),
+							false), 0);
+	KUNIT_EXPECT_NE(test, m.ce.fire_at, 0);
+	clockevents_switch_state(&m.ce, CLOCK_EVT_STATE_PERIODIC);
+	KUNIT_EXPECT_EQ(test, m.ce.fire_at, 0);
+}
+
+/*
+ * A run with one event far earlier (a spurious interrupt) is corrected by
+ * its second largest shortfall, not by the outlier.
+ */
+static void ce_early_outlier(struct kunit *test)
+{
+	struct mock_ce m;
+	int i;
+
+	mock_init_declared(&m, 1000000);
+	for (i = 0; i < 8; i++)
+		mock_arm_fire(test, &m, 10, i == 3 ? 1090000 : 1040000, 0);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 1);
+	KUNIT_EXPECT_GE(test, m.ce.freq, 1039000);
+	KUNIT_EXPECT_LE(test, m.ce.freq, 1040000);
+}
+
+/* The driver's own frequency replaces a correction and starts over. */
+static void ce_early_declared_wins(struct kunit *test)
+{
+	struct mock_ce m;
+
+	mock_init_declared(&m, 1000000);
+	mock_fire_n(test, &m, 8, 1040000);
+	KUNIT_EXPECT_EQ(test, m.ce.nr_rate_fixes, 1);
+	KUNIT_EXPECT_EQ(test, clockevents_update_freq(&m.ce, 2000000), 0);
+	KUNIT_EXPECT_EQ(test, m.ce.freq, 2000000);
+	KUNIT_EXPECT_EQ(test, m.ce.freq_declared, 2000000);
+	KUNIT_EXPECT_EQ(test, m.ce.early_run, 0);
+}
+
 static void ce_parse_name(struct kunit *test)
 {
 	char name[CS_NAME_LEN];
@@ -499,6 +669,13 @@ static struct kunit_case clockevents_test_cases[] = {
 	KUNIT_CASE(ce_dummy_device),
 	KUNIT_CASE(ce_tick_resume),
 	KUNIT_CASE(ce_update_freq),
+	KUNIT_CASE(ce_early_fast_corrected),
+	KUNIT_CASE(ce_early_slow_left),
+	KUNIT_CASE(ce_early_bounds),
+	KUNIT_CASE(ce_early_jitter),
+	KUNIT_CASE(ce_early_watch),
+	KUNIT_CASE(ce_early_outlier),
+	KUNIT_CASE(ce_early_declared_wins),
 	KUNIT_CASE(ce_parse_name),
 	{}
 };

@@ -69,6 +69,7 @@ static cpumask_var_t bc_hosted __cpumask_var_read_mostly;
 static DEFINE_PER_CPU(struct clock_event_device *, tick_oneshot_wakeup_device);
 
 static void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic);
+static void bc_oneshot_with_hosting(struct clock_event_device *bc, bool from_periodic);
 static void bc_forget_oneshot(int cpu);
 static bool bc_host_new_cpu(struct clock_event_device *dev, int cpu);
 
@@ -114,6 +115,9 @@ static bool bc_refused_while_hosting(const struct clock_event_device *dev)
 #else
 /* Without oneshot ticks the broadcast never leaves periodic mode. */
 static inline void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic) { }
+
+static inline void bc_oneshot_with_hosting(struct clock_event_device *bc,
+					   bool from_periodic) { }
 
 static inline void bc_forget_oneshot(int cpu) { }
 
@@ -263,8 +267,11 @@ static bool bc_set_wakeup_device(struct clock_event_device *newdev, int cpu)
 #endif
 
 /*
- * Swap the broadcast device for @dev.  Returns the old device, whose
- * module reference the caller drops outside the lock.
+ * Swap the broadcast device for @dev, started in the broadcast's mode.
+ * Returns the old device, whose module reference the caller drops outside
+ * the lock.  In oneshot mode @dev gets its handler in the same hold of
+ * the lock that makes it the broadcast device: a CPU that arms it in
+ * between would have its event fire into no handler and be lost.
  */
 static struct clock_event_device *bc_replace_device(struct clock_event_device *dev)
 {
@@ -274,7 +281,9 @@ static struct clock_event_device *bc_replace_device(struct clock_event_device *d
 	if (old)
 		old->event_handler = clockevents_handle_noop;
 	WRITE_ONCE(bc_tick.evtdev, dev);
-	if (!cpumask_empty(tick_broadcast_mask))
+	if (bc_tick.mode == TICKDEV_MODE_ONESHOT)
+		bc_oneshot_with_hosting(dev, false);
+	else if (!cpumask_empty(tick_broadcast_mask))
 		bc_start_periodic(dev);
 	return old;
 }
@@ -309,16 +318,11 @@ void tick_install_broadcast_device(struct clock_event_device *dev, int cpu)
 	if (old)
 		module_put(old->owner);
 
-	if (!(dev->features & CLOCK_EVT_FEAT_ONESHOT))
-		return;
-	if (tick_broadcast_oneshot_active())
-		tick_broadcast_switch_to_oneshot();
-	else
-		/*
-		 * CPUs whose devices stop in deep idle may have stayed
-		 * periodic for want of a oneshot broadcast device: tell
-		 * them there is one now.
-		 */
+	/*
+	 * CPUs whose devices stop in deep idle may have stayed periodic for
+	 * want of a oneshot broadcast device: tell them there is one now.
+	 */
+	if ((dev->features & CLOCK_EVT_FEAT_ONESHOT) && !tick_broadcast_oneshot_active())
 		tick_clock_notify();
 }
 
@@ -397,21 +401,29 @@ static int bc_local_device_starts(struct clock_event_device *dev, int cpu)
 }
 
 /**
- * tick_device_uses_broadcast - set up broadcast for a CPU's new tick device
- * @dev:	the CPU's new tick device
+ * tick_device_uses_broadcast - install a CPU's new tick device and set up
+ *	broadcast for it
+ * @td:		the CPU's tick device
+ * @dev:	its new clock event device
  * @cpu:	the CPU
  *
  * A dummy device is a placeholder: the broadcast device ticks for it from
- * now on.
+ * now on.  @dev is installed under tick_broadcast_lock, together with the
+ * masks that say what the broadcast owes @cpu: a broadcast handler on
+ * another CPU, which reads @cpu's device under that lock, never sees a
+ * hosted CPU with its new real device (no ->broadcast function, an
+ * unrelated ->next_event) or a new dummy not yet hosted.
  *
  * Context: clockevents_lock held, interrupts disabled.
  * Return: nonzero when the broadcast device ticks for @cpu and @dev must
  * not be started.
  */
-int tick_device_uses_broadcast(struct clock_event_device *dev, int cpu)
+int tick_device_uses_broadcast(struct tick_device *td, struct clock_event_device *dev,
+			       int cpu)
 {
 	guard(raw_spinlock_irqsave)(&tick_broadcast_lock);
 
+	td->evtdev = dev;
 	if (tick_device_is_functional(dev))
 		return bc_local_device_starts(dev, cpu);
 
@@ -445,11 +457,11 @@ int tick_receive_broadcast(void)
 /*
  * IPI the CPUs in @mask.  Every device that needs the broadcast has the
  * same function (the arch's tick_broadcast(): the x86 LAPIC IPI), so any
- * one of theirs does for all.  A CPU whose device has none is swapping a
- * hosted dummy for its own device at this moment (tick_setup_device()
- * changes the pointer before tick_device_uses_broadcast() takes the
- * lock): the arch function still reaches it, and it runs its new device's
- * handler, once too often and harmless.
+ * one of theirs does for all.  One in the mask may have none: a CPU whose
+ * event was overdue when it left deep idle (bc_overdue) and which then
+ * swapped its device for one that never needs the broadcast.  The arch
+ * function still reaches it; it runs its new device's handler once too
+ * often, which is harmless.
  */
 static void bc_ipi(const struct cpumask *mask)
 {
@@ -707,12 +719,39 @@ noinstr int tick_check_broadcast_expired(void)
 #endif
 }
 
-/* Arm @bc for @expires on behalf of @cpu, and steer its interrupt there. */
-static void bc_arm_for(struct clock_event_device *bc, int cpu, ktime_t expires)
+/**
+ * tick_broadcast_arm - arm a broadcast device for a CPU's event
+ * @bc:		the broadcast device
+ * @cpu:	the CPU whose event it is
+ * @expires:	the event
+ * @wake:	sends @cpu its event now
+ *
+ * The device fires as soon as it can for an event already past.  When it
+ * cannot be made to fire at all (its min_delta_ns raised to the ceiling
+ * and still refused: clockevents gave up on it), nothing else would ever
+ * wake @cpu, whose device is stopped or a hosted dummy: it is sent its
+ * event now instead, early.  It re-arms on the way out, and so tries the
+ * device again from a fresh interrupt, until the device takes it or the
+ * event is due.
+ *
+ * Return: true when the device is armed, false when @cpu was woken.
+ */
+VISIBLE_IF_KUNIT bool tick_broadcast_arm(struct clock_event_device *bc, int cpu, ktime_t expires,
+					 void (*wake)(const struct cpumask *mask))
 {
 	if (!clockevent_state_oneshot(bc))
 		clockevents_switch_state(bc, CLOCK_EVT_STATE_ONESHOT);
-	clockevents_program_event(bc, expires, true);
+	if (!clockevents_program_event(bc, expires, true))
+		return true;
+	wake(cpumask_of(cpu));
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(tick_broadcast_arm);
+
+/* Arm @bc for @expires on behalf of @cpu, and steer its interrupt there. */
+static void bc_arm_for(struct clock_event_device *bc, int cpu, ktime_t expires)
+{
+	tick_broadcast_arm(bc, cpu, expires, bc_ipi);
 
 	if ((bc->features & CLOCK_EVT_FEAT_DYNIRQ) &&
 	    !cpumask_equal(bc->cpumask, cpumask_of(cpu))) {
@@ -746,6 +785,9 @@ static ktime_t bc_cpu_expiry(int cpu)
 /**
  * tick_broadcast_scan - sort sleeping CPUs into due and not yet due
  * @sleepers:	the CPUs to look at
+ * @woken:	sleepers already sent their event, not out of idle yet: owed
+ *		nothing (another IPI would be a duplicate, and their past
+ *		event would make the broadcast fire at once for nobody)
  * @expiry_of:	the expiry of a CPU's event
  * @now:	the current time
  * @due:	set to the CPUs whose event is at or before @now
@@ -754,6 +796,7 @@ static ktime_t bc_cpu_expiry(int cpu)
  * Return: the earliest expiry after @now, KTIME_MAX when there is none.
  */
 VISIBLE_IF_KUNIT ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
+					     const struct cpumask *woken,
 					     ktime_t (*expiry_of)(int cpu), ktime_t now,
 					     struct cpumask *due, int *next_cpu)
 {
@@ -761,11 +804,7 @@ VISIBLE_IF_KUNIT ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
 	int cpu;
 
 	cpumask_clear(due);
-	/* On UP kernels for_each_cpu() visits CPU 0 even in an empty mask. */
-	if (cpumask_empty(sleepers))
-		return KTIME_MAX;
-
-	for_each_cpu(cpu, sleepers) {
+	for_each_cpu_andnot(cpu, sleepers, woken) {
 		expiry = expiry_of(cpu);
 		if (expiry <= now) {
 			cpumask_set_cpu(cpu, due);
@@ -815,7 +854,7 @@ static void tick_handle_oneshot_broadcast(struct clock_event_device *dev)
 	scoped_guard(raw_spinlock, &tick_broadcast_lock) {
 		dev->next_event = KTIME_MAX;
 		now = ktime_get();
-		next = tick_broadcast_scan(bc_sleepers, bc_cpu_expiry, now,
+		next = tick_broadcast_scan(bc_sleepers, bc_woken, bc_cpu_expiry, now,
 					   bc_scratch, &next_cpu);
 		hosting = bc_hosting();
 		if (hosting)
@@ -957,24 +996,32 @@ static int bc_sleep(struct clock_event_device *bc, struct clock_event_device *de
 
 /*
  * Aim the oneshot broadcast @bc at the earliest event of the CPUs still
- * asleep on it, or out of the way when none is left.
+ * asleep on it and owed one (not those woken already: see
+ * tick_broadcast_scan()), unless it is armed for that already; out of the
+ * way when none is left.  Left armed, it would fire for nobody at the
+ * event the CPU took back, and that is the common case: a CPU that keeps
+ * its tick in deep idle wakes early for other interrupts and then takes
+ * its tick on its own device (x86-deepidle: IRQ 0 fired 799 times by
+ * /init with the device left armed, 46-50 disarmed).
  */
 static void bc_aim_at_sleepers(struct clock_event_device *bc)
 {
 	ktime_t next = KTIME_MAX, expiry;
 	int cpu, next_cpu = -1;
 
-	for_each_cpu(cpu, bc_sleepers) {
+	for_each_cpu_andnot(cpu, bc_sleepers, bc_woken) {
 		expiry = bc_cpu_expiry(cpu);
 		if (expiry < next) {
 			next = expiry;
 			next_cpu = cpu;
 		}
 	}
-	if (next_cpu >= 0)
+	if (next_cpu < 0) {
+		if (clockevent_state_oneshot(bc))
+			clockevents_program_event(bc, KTIME_MAX, false);
+	} else if (next != bc->next_event || !clockevent_state_oneshot(bc)) {
 		bc_arm_for(bc, next_cpu, next);
-	else if (clockevent_state_oneshot(bc))
-		clockevents_program_event(bc, KTIME_MAX, false);
+	}
 }
 
 /* This CPU, whose device is @dev, leaves deep idle on the broadcast @bc. */
@@ -1047,9 +1094,16 @@ int __tick_broadcast_oneshot_control(enum tick_broadcast_state state)
 
 	if (!bc_wakeup_device_control(state, td, cpu))
 		return 0;
+	/*
+	 * A hosted CPU's events are on the broadcast device, idle or not.
+	 * Its bit is cleared only on this CPU (its dummy replaced) or once
+	 * it is dead, so a set bit is current without the lock.
+	 */
+	if (cpumask_test_cpu(cpu, bc_hosted))
+		return 0;
 
 	guard(raw_spinlock)(&tick_broadcast_lock);
-	/* Its events are on the broadcast device already, idle or not. */
+	/* Hosted meanwhile, by another CPU's switch to oneshot. */
 	if (cpumask_test_cpu(cpu, bc_hosted))
 		return 0;
 	bc = bc_tick.evtdev;
@@ -1086,10 +1140,12 @@ static void bc_start_oneshot(struct clock_event_device *bc, bool from_periodic)
 	/*
 	 * Every CPU passes here on its switch to oneshot; only the first
 	 * sets the device up.  The others just drop their own bit, or
-	 * their first deep idle entry would not arm the broadcast.
+	 * their first deep idle entry would not arm the broadcast; not a
+	 * hosted CPU, whose bit stands for an event the broadcast carries.
 	 */
 	if (bc->event_handler == tick_handle_oneshot_broadcast) {
-		bc_forget_oneshot(cpu);
+		if (!cpumask_test_cpu(cpu, bc_hosted))
+			bc_forget_oneshot(cpu);
 		return;
 	}
 	bc->event_handler = tick_handle_oneshot_broadcast;
@@ -1151,6 +1207,19 @@ static void bc_host_dummies(void)
 			bc_host(cpu);
 	if (bc_cpu_has_dummy(smp_processor_id()))
 		bc_host(smp_processor_id());
+}
+
+/*
+ * Run @bc as the oneshot broadcast device, taking over the sleepers
+ * (those of the periodic broadcast when @from_periodic, else those of the
+ * device it replaces, firing at once to find the earliest) and hosting
+ * the dummies that wait on it if it can.  Context: tick_broadcast_lock held.
+ */
+static void bc_oneshot_with_hosting(struct clock_event_device *bc, bool from_periodic)
+{
+	bc_start_oneshot(bc, from_periodic);
+	if (tick_broadcast_can_host(bc))
+		bc_host_dummies();
 }
 
 /*
@@ -1242,13 +1311,21 @@ int tick_broadcast_carry(struct clock_event_device *dev, ktime_t expires, bool f
 	unsigned int todo;
 	int ret;
 
+	/*
+	 * Only the caller's own lateness makes an event past, as on a real
+	 * device: time spent below waiting for the lock (whose holder may be
+	 * arming the device and sending IPIs) must not.  An event that passes
+	 * meanwhile is armed forced, to fire at once.
+	 */
+	if (expires != KTIME_MAX && !force)
+		in.now = ktime_get();
+
 	guard(raw_spinlock_irqsave)(&tick_broadcast_lock);
 	in.prev = dev->next_event;
 	dev->next_event = expires;
 	bc = bc_tick.evtdev;
 	if (!cpumask_test_cpu(cpu, bc_hosted) || tick_this_cpu_device() != dev)
 		return 0;
-	in.now = ktime_get();
 	in.bc_next = bc->next_event;
 	ret = tick_broadcast_carry_plan(&in, &todo);
 	if (todo & BC_LEAVE)
@@ -1284,9 +1361,7 @@ void tick_broadcast_switch_to_oneshot(void)
 	guard(raw_spinlock_irqsave)(&tick_broadcast_lock);
 	was_periodic = bc_tick.mode == TICKDEV_MODE_PERIODIC;
 	bc_tick.mode = TICKDEV_MODE_ONESHOT;
-	bc_start_oneshot(bc_tick.evtdev, was_periodic);
-	if (tick_broadcast_can_host(bc_tick.evtdev))
-		bc_host_dummies();
+	bc_oneshot_with_hosting(bc_tick.evtdev, was_periodic);
 }
 
 #ifdef CONFIG_HOTPLUG_CPU

@@ -317,14 +317,16 @@ static void tick_setup_device(struct tick_device *td,
 		next_event = old->next_event;
 		old->event_handler = clockevents_handle_noop;
 	}
-	td->evtdev = newdev;
 
 	/* A global device serving this CPU must interrupt this CPU. */
 	if (!cpumask_equal(newdev->cpumask, cpumask_of(cpu)))
 		irq_set_affinity(newdev->irq, cpumask_of(cpu));
 
-	/* A placeholder device (or a CPU in broadcast) leaves it to broadcast. */
-	if (tick_device_uses_broadcast(newdev, cpu))
+	/*
+	 * Installs @newdev.  A placeholder device (or a CPU in broadcast)
+	 * leaves the tick to the broadcast.
+	 */
+	if (tick_device_uses_broadcast(td, newdev, cpu))
 		return;
 
 	if (td->mode == TICKDEV_MODE_ONESHOT)

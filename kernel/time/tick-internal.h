@@ -79,7 +79,8 @@ extern int __clockevents_update_freq(struct clock_event_device *dev, u32 freq);
 
 /* The broadcast tick (tick-broadcast.c) */
 # ifdef CONFIG_GENERIC_CLOCKEVENTS_BROADCAST
-extern int tick_device_uses_broadcast(struct clock_event_device *dev, int cpu);
+int tick_device_uses_broadcast(struct tick_device *td, struct clock_event_device *dev,
+			       int cpu);
 extern void tick_install_broadcast_device(struct clock_event_device *dev, int cpu);
 extern int tick_is_broadcast_device(struct clock_event_device *dev);
 extern void tick_suspend_broadcast(void);
@@ -94,7 +95,12 @@ extern const struct clock_event_device *tick_get_wakeup_device(int cpu);
 # else /* !CONFIG_GENERIC_CLOCKEVENTS_BROADCAST: */
 static inline void tick_install_broadcast_device(struct clock_event_device *dev, int cpu) { }
 static inline int tick_is_broadcast_device(struct clock_event_device *dev) { return 0; }
-static inline int tick_device_uses_broadcast(struct clock_event_device *dev, int cpu) { return 0; }
+static inline int tick_device_uses_broadcast(struct tick_device *td,
+					     struct clock_event_device *dev, int cpu)
+{
+	td->evtdev = dev;
+	return 0;
+}
 static inline void tick_do_periodic_broadcast(struct clock_event_device *d) { }
 static inline void tick_suspend_broadcast(void) { }
 static inline void tick_resume_broadcast(void) { }

@@ -34,7 +34,7 @@ struct bc_exit_state {
 struct bc_carry_state {
 	ktime_t expires;	/* the event; KTIME_MAX: nothing pending */
 	ktime_t prev;		/* the event it replaces */
-	ktime_t now;
+	ktime_t now;		/* when the CPU asked (not after the lock) */
 	ktime_t bc_next;	/* the broadcast device's next event */
 	bool force;		/* fire at once if @expires has passed */
 };
@@ -69,13 +69,15 @@ ktime_t tick_boot_next_period(ktime_t now);
 ktime_t tick_grid_round_up(ktime_t t);
 bool tick_broadcast_suitable(const struct clock_event_device *curdev,
 			     const struct clock_event_device *newdev, bool oneshot);
-ktime_t tick_broadcast_scan(const struct cpumask *sleepers,
+ktime_t tick_broadcast_scan(const struct cpumask *sleepers, const struct cpumask *woken,
 			    ktime_t (*expiry_of)(int cpu), ktime_t now,
 			    struct cpumask *due, int *next_cpu);
 int tick_broadcast_enter_plan(const struct bc_enter_state *in, unsigned int *todo);
 unsigned int tick_broadcast_exit_plan(const struct bc_exit_state *in);
 bool tick_broadcast_can_host(const struct clock_event_device *bc);
 int tick_broadcast_carry_plan(const struct bc_carry_state *in, unsigned int *todo);
+bool tick_broadcast_arm(struct clock_event_device *bc, int cpu, ktime_t expires,
+			void (*wake)(const struct cpumask *mask));
 u64 tick_jiffies_due(ktime_t now, ktime_t next_period);
 ktime_t tick_period_after(ktime_t grid, ktime_t now);
 u64 tick_skew_offset(unsigned int cpu, unsigned int nr_cpus);

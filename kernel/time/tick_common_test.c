@@ -108,12 +108,20 @@ static void tick_preference(struct kunit *test)
 			c->preferred);
 }
 
-/* The emulated period: a mock oneshot device that accepts every program. */
+/*
+ * The emulated period: a mock oneshot device that accepts every program
+ * (but the first mock_refusals ones).
+ */
 static unsigned int mock_programs;
+static int mock_refusals;
 
 static int mock_next_event(unsigned long ticks, struct clock_event_device *dev)
 {
 	mock_programs++;
+	if (mock_refusals > 0) {
+		mock_refusals--;
+		return -ETIME;
+	}
 	return 0;
 }
 
@@ -129,6 +137,7 @@ static void mock_oneshot(struct clock_event_device *dev)
 	dev->max_delta_ticks = NSEC_PER_SEC;
 	clockevents_switch_state(dev, CLOCK_EVT_STATE_ONESHOT);
 	mock_programs = 0;
+	mock_refusals = 0;
 }
 
 static unsigned int missed;
@@ -292,16 +301,56 @@ static ktime_t fake_expiry(int cpu)
 	return expiry[cpu];
 }
 
+static const struct cpumask *bc_woken_mask;
+static unsigned int bc_wakes;
+
+static void bc_record_wake(const struct cpumask *mask)
+{
+	bc_woken_mask = mask;
+	bc_wakes++;
+}
+
+/*
+ * A broadcast device that CPUs depend on never drops their event: a
+ * device that refuses a few times is armed all the same, one that cannot
+ * be armed at all has the CPU sent its event at once.
+ */
+static void tick_broadcast_never_drops(struct kunit *test)
+{
+	ktime_t soon = ktime_add_ns(ktime_get(), 100000);
+	struct clock_event_device dev;
+
+	mock_oneshot(&dev);
+	bc_wakes = 0;
+	mock_refusals = 2;
+	KUNIT_EXPECT_TRUE(test, tick_broadcast_arm(&dev, 1, soon, bc_record_wake));
+	KUNIT_EXPECT_EQ(test, bc_wakes, 0);
+	KUNIT_EXPECT_NE(test, dev.next_event, KTIME_MAX);
+
+	mock_refusals = INT_MAX;
+	KUNIT_EXPECT_FALSE(test, tick_broadcast_arm(&dev, 1, soon, bc_record_wake));
+	KUNIT_EXPECT_EQ(test, bc_wakes, 1);
+	KUNIT_EXPECT_PTR_EQ(test, bc_woken_mask, cpumask_of(1));
+
+	/* A device left shut down is switched to oneshot first. */
+	clockevents_switch_state(&dev, CLOCK_EVT_STATE_SHUTDOWN);
+	mock_refusals = 0;
+	KUNIT_EXPECT_TRUE(test, tick_broadcast_arm(&dev, 0, soon, bc_record_wake));
+	KUNIT_EXPECT_TRUE(test, clockevent_state_oneshot(&dev));
+	KUNIT_EXPECT_EQ(test, bc_wakes, 1);
+}
+
 static void tick_broadcast_due(struct kunit *test)
 {
-	cpumask_var_t sleepers, due;
+	cpumask_var_t sleepers, woken, due;
 	int next_cpu = -1;
 	ktime_t next;
 
 	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&sleepers, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&woken, GFP_KERNEL));
 	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&due, GFP_KERNEL));
 
-	next = tick_broadcast_scan(sleepers, fake_expiry, 1000, due, &next_cpu);
+	next = tick_broadcast_scan(sleepers, woken, fake_expiry, 1000, due, &next_cpu);
 	KUNIT_EXPECT_EQ(test, next, KTIME_MAX);
 	KUNIT_EXPECT_TRUE(test, cpumask_empty(due));
 
@@ -310,20 +359,40 @@ static void tick_broadcast_due(struct kunit *test)
 		cpumask_set_cpu(1, sleepers);
 		cpumask_set_cpu(2, sleepers);
 		cpumask_set_cpu(3, sleepers);
-		next = tick_broadcast_scan(sleepers, fake_expiry, 1000, due, &next_cpu);
+		next = tick_broadcast_scan(sleepers, woken, fake_expiry, 1000, due, &next_cpu);
 		/* Due at or before now: 0 and 1; the earliest later one is 3. */
 		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(0, due));
 		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(1, due));
 		KUNIT_EXPECT_EQ(test, cpumask_weight(due), 2);
 		KUNIT_EXPECT_EQ(test, next, 3000);
 		KUNIT_EXPECT_EQ(test, next_cpu, 3);
+
+		/*
+		 * 0 was sent its event and has not left idle yet, 3 likewise
+		 * with a later one: neither is owed anything, so 0 is not due
+		 * again and 2 is the next.
+		 */
+		cpumask_set_cpu(0, woken);
+		cpumask_set_cpu(3, woken);
+		next = tick_broadcast_scan(sleepers, woken, fake_expiry, 1000, due, &next_cpu);
+		KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(0, due));
+		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(1, due));
+		KUNIT_EXPECT_EQ(test, cpumask_weight(due), 1);
+		KUNIT_EXPECT_EQ(test, next, 5000);
+		KUNIT_EXPECT_EQ(test, next_cpu, 2);
 	} else {
 		cpumask_set_cpu(0, sleepers);
-		next = tick_broadcast_scan(sleepers, fake_expiry, 1000, due, &next_cpu);
+		next = tick_broadcast_scan(sleepers, woken, fake_expiry, 1000, due, &next_cpu);
 		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(0, due));
+		KUNIT_EXPECT_EQ(test, next, KTIME_MAX);
+
+		cpumask_set_cpu(0, woken);
+		next = tick_broadcast_scan(sleepers, woken, fake_expiry, 1000, due, &next_cpu);
+		KUNIT_EXPECT_TRUE(test, cpumask_empty(due));
 		KUNIT_EXPECT_EQ(test, next, KTIME_MAX);
 	}
 	free_cpumask_var(sleepers);
+	free_cpumask_var(woken);
 	free_cpumask_var(due);
 }
 
@@ -467,6 +536,7 @@ static struct kunit_case tick_common_test_cases[] = {
 #if defined(CONFIG_GENERIC_CLOCKEVENTS_BROADCAST) && defined(CONFIG_TICK_ONESHOT)
 	KUNIT_CASE(tick_broadcast_choice),
 	KUNIT_CASE(tick_broadcast_due),
+	KUNIT_CASE(tick_broadcast_never_drops),
 	KUNIT_CASE(tick_broadcast_enter_steps),
 	KUNIT_CASE(tick_broadcast_exit_steps),
 	KUNIT_CASE(tick_broadcast_host_choice),

@@ -181,6 +181,12 @@ static void tl_show_event_device(struct seq_file *m, struct clock_event_device *
 	tl_callback(m, "resume:", dev->tick_resume);
 	tl_out(m, " event_handler:  %ps\n\n", dev->event_handler);
 	tl_out(m, " retries:        %lu\n", dev->retries);
+	/* Only a device that fired early has these (6.12 has neither). */
+	if (dev->nr_early)
+		tl_out(m, " early events:   %u\n", dev->nr_early);
+	if (dev->nr_rate_fixes || dev->nr_rate_refused)
+		tl_out(m, " rate corrected: %u Hz (declared %u Hz, %u corrections, %u refused)\n",
+		       dev->freq, dev->freq_declared, dev->nr_rate_fixes, dev->nr_rate_refused);
 }
 
 /* A tick device: @cpu's, or the broadcast device when @cpu < 0. */

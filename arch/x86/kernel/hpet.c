@@ -549,7 +549,7 @@ static irqreturn_t hpet_msi_interrupt(int irq, void *data)
 		pr_info("Spurious interrupt HPET channel %u\n", hc->num);
 		return IRQ_HANDLED;
 	}
-	hc->ced.event_handler(&hc->ced);
+	clockevents_handle_event(&hc->ced);
 	return IRQ_HANDLED;
 }
 

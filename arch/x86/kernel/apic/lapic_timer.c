@@ -649,7 +649,7 @@ static void lapic_timer_event(void)
 	}
 	/* LOC: in /proc/interrupts, and the NMI watchdog's progress count. */
 	inc_irq_stat(apic_timer_irqs);
-	ced->event_handler(ced);
+	clockevents_handle_event(ced);
 }
 
 DEFINE_IDTENTRY_SYSVEC(sysvec_apic_timer_interrupt)

@@ -26,7 +26,7 @@
  * the failure left it offline) with the tick device, mode and event
  * handler it had before, its .hres_active as before, and a
  * thread pinned to it must sleep 1 ms SLEEPS times, never early, with a
- * median overshoot of at most LATE_MEDIAN_US plus two clock resolutions.
+ * median overshoot of at most TICK_LATE_MEDIAN_US plus two clock resolutions.
  *
  * Usage: tick-hotplug-states
  */
@@ -48,7 +48,6 @@
 #define MAX_STATES 64
 #define SLEEPS 21
 #define SLEEP_NS 1000000LL
-#define LATE_MEDIAN_US 3000
 #define STATE_WORDS "timer|tick|nohz|hpet|twd|tmigr|clockevents"
 #define CPU_DIR "/sys/devices/system/cpu"
 
@@ -171,7 +170,7 @@ static void judge(int cpu, const char *what, const char *steps)
 {
 	struct tick_cpu_state now[MAX_CPUS];
 	long long hres[MAX_CPUS], median = 0;
-	long long bound = LATE_MEDIAN_US + 2 * tick_monotonic_res_us();
+	long long bound = TICK_LATE_MEDIAN_US + 2 * tick_monotonic_res_us();
 	char why[200] = "";
 	int early, waited;
 

@@ -10,7 +10,7 @@
  * survived the CPU that held it going away).  At the end every sleeper must
  * have woken and finished, and none may have returned early.  How late
  * they woke is judged per CPU, the one each sleep started on (its timer's):
- * the median overshoot of every CPU at most LATE_MEDIAN_US plus two clock
+ * the median overshoot of every CPU at most TICK_LATE_MEDIAN_US plus two clock
  * resolutions (a CPU whose timer came back late after hotplug is late on
  * most of its sleeps, while a host that stalls the guest now and then
  * makes a few sleeps of every CPU late); and no sleep LOST_US or more late
@@ -42,12 +42,6 @@
 #define HIST_STEP_US 100
 #define HIST_BUCKETS 1000
 #define LOST_US 2000000
-/*
- * The bound on a CPU's median overshoot, plus two resolutions: as the
- * last tick-assert's.  Ours: 200-300 us, also with four CPUs hosted on one
- * HPET channel (whose nine-in-ten reaches 4 ms).
- */
-#define LATE_MEDIAN_US 3000
 /* Judge a CPU's median only over this many sleeps or more. */
 #define MIN_SLEEPS 50
 
@@ -269,7 +263,7 @@ int main(int argc, char **argv)
 	ksft_test_result(!stuck, "all %d sleepers woke and finished (%d stuck for %d s)\n",
 			 nsleepers, stuck, STUCK_AFTER_S);
 	ksft_test_result(!early, "no sleep returned early (%lu early)\n", early);
-	bound = LATE_MEDIAN_US + 2 * tick_monotonic_res_us();
+	bound = TICK_LATE_MEDIAN_US + 2 * tick_monotonic_res_us();
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		median = median_overshoot(cpu, &n);
 		if (n >= MIN_SLEEPS && median > worst_median) {
