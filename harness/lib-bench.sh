@@ -93,11 +93,18 @@ bench_unclean() {
 	judge_log "$log" no "$B/bench/judge" - | head -n 1
 }
 
-# Mean per-CPU timer interrupt rate from a log's tick-rate line.
+# From a log's tick-rate line: the mean per-CPU timer interrupt rate, and
+# the busiest CPU's interrupts per tick (HZ's share of its rate: about 1 for
+# a tick that fires on time, 2 where each tick fires early and is armed
+# again for the rest, as on a timekeeper whose device runs fast).
 bench_rate() {
-	log_clean "$1" | sed -n 's/^    # tick-rate://p' | tail -n 1 |
-		tr ' ' '\n' | sed -n 's/^cpu[0-9]*=//p' |
-		awk '{ s += $1; n++ } END { if (n) printf "irq-per-cpu-s %.2f\n", s / n }'
+	log_clean "$1" | sed -n 's/^    # tick-rate://p' | tail -n 1 | tr ' ' '\n' | awk -F= '
+		$1 ~ /^cpu[0-9]+$/ { s += $2; n++; if ($2 > top) top = $2 }
+		$1 == "hz" { hz = $2 }
+		END {
+			if (n) printf "irq-per-cpu-s %.2f\n", s / n
+			if (n && hz > 0) printf "busiest-irq-per-tick %.3f\n", top / hz
+		}'
 }
 
 # median/p99/max in microseconds from cyclictest's histogram (-h).

@@ -2,7 +2,7 @@
 # The matrix table, the boards (machines, device trees, ACPI tables) and
 # QEMU: everything up to a console log.
 
-MATRIX_COLS="name build board cpu smp cmdline tests kunit expect"
+MATRIX_COLS="name build board cpu smp cmdline tests kunit expect quiet"
 
 # harness/matrix's stanzas as rows of MATRIX_COLS, one per entry: the
 # fields a stanza leaves out take their defaults, the spaces of cmdline
@@ -25,7 +25,7 @@ matrix_rows() {
 		dflt["cpu"] = dflt["cmdline"] = dflt["expect"] = "-"
 		dflt["smp"] = 1
 		dflt["tests"] = "none"
-		dflt["kunit"] = "no"
+		dflt["kunit"] = dflt["quiet"] = "no"
 	}
 	/^[[:space:]]*(#|$)/ { next }
 	$1 == "entry" { flush(); name = $2; delete f; next }

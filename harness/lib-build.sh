@@ -36,7 +36,8 @@ arch_targets() {
 		echo W=1 kernel/time/ arch/x86/kernel/hpet.o arch/x86/kernel/i8253.o \
 			arch/x86/kernel/apic/lapic_timer.o arch/x86/kernel/apic/apic.o \
 			drivers/clocksource/i8253.o ;;
-	arm:objects) echo W=1 kernel/time/ drivers/clocksource/timer-sp804.o ;;
+	arm:objects) echo W=1 kernel/time/ drivers/clocksource/timer-sp804.o \
+		arch/arm/kernel/smp_twd.o ;;
 	*:config) ;;
 	*) die "unknown build kind $1" ;;
 	esac

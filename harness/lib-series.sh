@@ -167,11 +167,17 @@ SERIES_BISECT_BUILD=x86-nohz-hres
 # pristine tree and build SERIES_BISECT_BUILD after each; name the patches
 # after which it does not build.  The configuration is made again after
 # each patch, so a Kconfig symbol a later patch adds is on from there.
+# The tree and its objects sit at the same paths relative to each other as
+# ours and its build (src/ours, obj/ours-BUILD): with CCACHE_BASEDIR the
+# compiler sees the same command lines, and ccache serves every object the
+# patches so far leave as make check compiled it.
 series_bisect() {
-	local out=$1 tree=$B/series/tree obj=$B/obj/series-bisect arch base frags p n=0 bad=0 log
+	local out=$1 tree=$B/series/src/ours obj=$B/series/obj/ours-$SERIES_BISECT_BUILD
+	local arch base frags p n=0 bad=0 log
 	read -r arch base frags <<<"$(build_row "$SERIES_BISECT_BUILD")"
 	[ "$frags" = - ] && frags=""
 	rm -rf "$tree"
+	mkdir -p "${tree%/*}"
 	cp -al "$UPSTREAM" "$tree"
 	for p in $(series_patches "$out"); do
 		n=$((n + 1))
@@ -260,19 +266,25 @@ series_kerneldoc() {
 SERIES_SPARSE_BUILDS="x86-nohz-hres arm-vexpress"
 
 # sparse_report FLAVOUR BUILD: sparse (C=2) on those of our C files that
-# BUILD compiles, as "file: message" lines without line numbers.
+# BUILD compiles (in ours' build, which make check has made), as "file:
+# message" lines without line numbers.  Upstream's side is only configured:
+# kbuild prepares the tree and compiles the named objects alone, minutes
+# less than a whole kernel on a clean clone.
 sparse_report() {
-	local flavour=$1 build=$2 arch obj src objs f
-	arch=$(build_row "$build" | awk '{ print $1 }')
+	local flavour=$1 build=$2 arch base frags obj src objs f
+	read -r arch base frags <<<"$(build_row "$build")"
+	[ "$frags" = - ] && frags=""
 	obj=$B/obj/$flavour-$build
 	src=$(tree_of "$flavour")
-	[ "$(cat "$obj/.th-status" 2>/dev/null)" = PASS ] ||
-		build_kernel "$build" "$flavour" >&2 || return 1
+	[ "$(cat "$B/obj/ours-$build/.th-status" 2>/dev/null)" = PASS ] ||
+		build_kernel "$build" ours >&2 || return 1
 	objs=""
 	for f in $(series_kernel_sources | grep '\.c$'); do
-		[ -f "$src/$f" ] && [ -f "$obj/${f%.c}.o" ] && objs="$objs ${f%.c}.o"
+		[ -f "$src/$f" ] && [ -f "$B/obj/ours-$build/${f%.c}.o" ] && objs="$objs ${f%.c}.o"
 	done
 	[ -n "$objs" ] || return 0
+	# shellcheck disable=SC2086
+	build_configure "$src" "$obj" "$arch" "$base" $frags >&2 || return 1
 	# shellcheck disable=SC2086
 	kmake "$src" "$obj" "$arch" C=2 $objs 2>&1 |
 		sed -n "s#^$src/\([^:]*\):[0-9]*:[0-9]*: \(warning\|error\): #\1: \2: #p" | sort -u

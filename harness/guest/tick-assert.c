@@ -1059,7 +1059,7 @@ static void check_rate(const char *spec, int idle_s, int ceiling, struct idle_pr
 			       cpu, rate, dt, floor);
 	}
 	/* One machine-readable line for the host's summary and bench. */
-	diag("tick-rate:%s", line);
+	diag("tick-rate:%s hz=%d", line, tick_hz());
 }
 
 /* How many of the registered clocksources are called @name. */

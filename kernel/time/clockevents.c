@@ -727,13 +727,13 @@ static void ce_correct_rate(struct clock_event_device *dev, u32 ppm)
 VISIBLE_IF_KUNIT void clockevents_note_event_at(struct clock_event_device *dev, ktime_t now)
 {
 	ktime_t at = dev->fire_at;
-	u64 span = ktime_sub(at, dev->armed_at), slack = CE_EARLY_SLACK_NS;
+	u64 span = ktime_sub(at, dev->armed_at), tick_ns = 0;
 	u32 ppm;
 
 	dev->fire_at = 0;
 	if (dev->freq)
-		slack = max_t(u64, slack, div_u64(2 * NSEC_PER_SEC, dev->freq));
-	if (ktime_add_ns(now, slack) >= at || !span) {
+		tick_ns = div_u64(NSEC_PER_SEC, dev->freq);
+	if (ktime_add_ns(now, max_t(u64, CE_EARLY_SLACK_NS, 2 * tick_ns)) >= at || !span) {
 		ce_end_early_run(dev);
 		return;
 	}
@@ -746,8 +746,7 @@ VISIBLE_IF_KUNIT void clockevents_note_event_at(struct clock_event_device *dev, 
 	 * tick before @at even at its true rate: leave that tick out, or the
 	 * correction would overshoot by it.  Early means more than two ticks.
 	 */
-	ppm = div64_u64((u64)(ktime_sub(at, now) - div_u64(NSEC_PER_SEC, dev->freq)) *
-			USEC_PER_SEC, span);
+	ppm = div64_u64((u64)(ktime_sub(at, now) - tick_ns) * USEC_PER_SEC, span);
 	if (ppm > dev->early_top_ppm)
 		swap(ppm, dev->early_top_ppm);
 	dev->early_next_ppm = max(dev->early_next_ppm, ppm);
