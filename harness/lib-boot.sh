@@ -177,7 +177,7 @@ tick_summary() {
 		-e 's/^    # \(cpu[0-9]*\): \(.*\)/  \1 tick device: \2/p' \
 		-e 's/^    # broadcast: \(.*\)/  broadcast device: \1/p' \
 		-e 's/^    ok [0-9]* \(clock_getres.*\)/  \1/p' \
-		-e 's/^    # tick-rate:\(.*\)/  idle timer interrupts per second:\1/p'
+		-e '/^    # tick-rate:/{s/ hz=[-0-9]*$//;s/^    # tick-rate:\(.*\)/  idle timer interrupts per second:\1/p}'
 }
 
 # stream_filter [ENTRY]: make run's view of a guest log arriving on stdin,

@@ -219,7 +219,7 @@ extern void clockevents_config_and_register(struct clock_event_device *dev,
 					    unsigned long max_delta);
 
 extern int clockevents_update_freq(struct clock_event_device *ce, u32 freq);
-extern void clockevents_note_event(struct clock_event_device *dev);
+void clockevents_note_event(struct clock_event_device *dev);
 
 /**
  * clockevents_handle_event - run a device's event handler from its interrupt
