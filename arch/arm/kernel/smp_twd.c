@@ -10,7 +10,7 @@
  * late_time_init reads the platform's free-running counter (the
  * timekeeper itself still runs on jiffies until the clocksources are
  * selected at fs_initcall): two back-to-back windows of TWD_CAL_NS, each
- * bounded by reads taken the moment the clock moves, must agree within
+ * bounded by counter reads the clock brackets closely, must agree within
  * TWD_CAL_AGREE parts per thousand before the rate is trusted.  A rate
  * counted in jiffies, as the old calibration did, inherits every error of
  * the boot tick; under QEMU that came to 95.65 MHz for a timer that runs
@@ -116,22 +116,40 @@ struct twd_cal_point {
 	u32 count;
 };
 
+/* Counter reads per point; the one the clock brackets closest is kept. */
+#define TWD_CAL_READS	8
+
 /*
- * Wait for the clock to move and read the counter at once.  A sched_clock
- * that counts jiffies (no counter registered) then gives an exact edge
- * rather than a point anywhere in its period; a fine one moves at once.
+ * Wait for the clock to move, then read the counter between two reads of
+ * the clock, a few times, and keep the read with the narrowest bracket,
+ * dated at its middle.  A sched_clock that counts jiffies (no counter
+ * registered) gives an exact edge that way (its first bracket is empty)
+ * rather than a point anywhere in its period.  Under emulation each read
+ * is a trip to the device model, and a vCPU preempted between the clock
+ * and the counter once put 3 us into a 20 ms window: a rate 162 ppm low,
+ * every long sleep early by that much.
  */
 static void __init twd_cal_take(struct twd_cal_point *p)
 {
+	u64 last = sched_clock(), before, after, best = U64_MAX;
 	unsigned long flags;
-	u64 last = sched_clock();
+	u32 count;
+	int i;
 
 	while (sched_clock() == last)
 		cpu_relax();
-	local_irq_save(flags);
-	p->ns = sched_clock();
-	p->count = readl_relaxed(twd_base + TWD_TIMER_COUNTER);
-	local_irq_restore(flags);
+	for (i = 0; i < TWD_CAL_READS; i++) {
+		local_irq_save(flags);
+		before = sched_clock();
+		count = readl_relaxed(twd_base + TWD_TIMER_COUNTER);
+		after = sched_clock();
+		local_irq_restore(flags);
+		if (after - before < best) {
+			best = after - before;
+			p->ns = before + best / 2;
+			p->count = count;
+		}
+	}
 }
 
 /* Counts per second between two points (the counter runs down). */
